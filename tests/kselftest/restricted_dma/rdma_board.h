@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the restricted-DMA tests know about the board under test.
+ *
+ * The board's contract is a layout file (default
+ * /etc/rdma-board/expected-layout, or $RDMA_BOARD_LAYOUT): which
+ * restricted pools exist, their sizes, and which device uses which pool.
+ * The tests check that contract against the live device tree, the kernel
+ * log, debugfs and tracefs, so a board that drifts from it fails.
+ */
+#ifndef RDMA_BOARD_H
+#define RDMA_BOARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RDMA_MAX_POOLS		16
+#define RDMA_MAX_DEVICES	32
+#define RDMA_NAME_LEN		128
+#define RDMA_SLOT_SIZE		2048	/* IO_TLB_SIZE: 1 << IO_TLB_SHIFT */
+
+struct rdma_pool {
+	char name[RDMA_NAME_LEN];	/* reserved-memory node name */
+	uint64_t size;			/* from the layout */
+};
+
+struct rdma_device {
+	char name[RDMA_NAME_LEN];	/* dev_name(), as in sysfs */
+	char pool[RDMA_NAME_LEN];	/* "" when the device has no pool */
+	char role[16];			/* blk, bridge, test */
+};
+
+struct rdma_board {
+	struct rdma_pool pools[RDMA_MAX_POOLS];
+	int npools;
+	struct rdma_device devices[RDMA_MAX_DEVICES];
+	int ndevices;
+};
+
+/*
+ * Load the layout. Exits with KSFT_SKIP when there is no layout file (a
+ * board these tests know nothing about) and KSFT_FAIL when it is broken.
+ */
+void rdma_board_load(struct rdma_board *b);
+
+/* The pool of that name in the layout, or NULL. */
+const struct rdma_pool *rdma_board_pool(const struct rdma_board *b, const char *name);
+
+/*
+ * snprintf() that says whether it truncated: 0, or -ENAMETOOLONG. Paths
+ * built from sysfs and device-tree names go through it.
+ */
+int rdma_fmt(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Read a whole file into a NUL-terminated malloc'd buffer; NULL on error. */
+char *rdma_read_file(const char *path, size_t *len);
+
+/* Read one unsigned number from a file (decimal or 0x hex). */
+int rdma_read_u64(const char *path, uint64_t *val);
+
+/* Write a string to a file; 0 or -errno. */
+int rdma_write_str(const char *path, const char *s);
+
+/*
+ * The pool's debugfs directory. 6.1 puts a pool at the debugfs root when
+ * its device probes before swiotlb's late_initcall; *misplaced tells.
+ * Returns 0 and fills dir, or -ENOENT.
+ */
+int rdma_pool_debugfs(const char *pool, char *dir, size_t len, bool *misplaced);
+
+/* Size of the reserved-memory node, from its reg in the live device tree. */
+int rdma_dt_pool_size(const char *pool, uint64_t *size);
+
+/*
+ * The restricted pool the device tree gives the device: its own node's
+ * memory-region, else the nearest ancestor's with a node (the PCI host
+ * bridge, as of_dma_configure() does for PCI). Fills pool ("" when
+ * none); -ENOENT when the device does not exist.
+ */
+int rdma_dt_device_pool(const char *devname, char *pool, size_t len);
+
+/* The sysfs directory of a device by dev_name(), or -ENOENT. */
+int rdma_sysfs_device(const char *devname, char *path, size_t len);
+
+/*
+ * Bind a platform driver to a device through driver_override, as tests do
+ * with the board's test device; 0 or -errno. rdma_unbind_driver() undoes
+ * it (unbind, clear the override).
+ */
+int rdma_bind_driver(const char *devname, const char *driver);
+void rdma_unbind_driver(const char *devname, const char *driver);
+
+/* The /dev node of the virtio block disk on that transport device. */
+int rdma_block_device(const char *devname, char *dev, size_t len);
+
+/* The whole kernel log (klogctl); malloc'd, NULL on error. */
+char *rdma_kernel_log(void);
+
+/* Fill len bytes with pseudo-random data from a seed. */
+void rdma_fill_random(void *buf, size_t len, uint64_t seed);
+
+/* Tracing through tracefs: one event at a time, in a fresh buffer. */
+int rdma_trace_start(const char *event);
+int rdma_trace_stop(const char *event);
+/* Count trace lines of the last session that mention "dev_name: DEV ". */
+long rdma_trace_count_device(const char *devname);
+
+#endif /* RDMA_BOARD_H */
