@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * input.c - load .dtb/.dtbo directly and .dts/.dtso through cpp and dtc.
+ *
+ * Source files go the way the kernel's scripts/Makefile.lib (cmd_dtc)
+ * takes them: "cpp -nostdinc -I<dirs> -undef -D__DTS__ -x
+ * assembler-with-cpp", then dtc with "-b 0 -i <dir of source> -i <dirs>".
+ * dtc is run twice: once to emit annotated dts (-O dts -T -T), which gives
+ * every node and property its source position, and once more on that
+ * output to obtain the blob that the checks read.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libfdt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input.h"
+#include "spawn.h"
+#include "util.h"
+
+#define INPUT_LIMIT	(256u << 20)
+#define MAX_ARGS	64
+
+static int read_fd(int fd, char **data, size_t *len)
+{
+	size_t cap = 1 << 16, used = 0;
+	char *buf = xmalloc(cap);
+	ssize_t r;
+
+	for (;;) {
+		if (used == cap) {
+			if (cap >= INPUT_LIMIT) {
+				free(buf);
+				errno = EFBIG;
+				return -1;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		r = read(fd, buf + used, cap - used);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		used += (size_t)r;
+	}
+	*data = buf;
+	*len = used;
+	return 0;
+}
+
+static int read_path(const char *path, char **data, size_t *len)
+{
+	int fd = open(path, O_RDONLY), ret, saved;
+
+	if (fd < 0)
+		return -1;
+	ret = read_fd(fd, data, len);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return ret;
+}
+
+/*
+ * libfdt 1.6.1's fdt_check_full() dereferences fdt_get_name() of the root
+ * without checking it for NULL (fixed upstream later). Check that first.
+ */
+static int root_name_ok(const void *fdt)
+{
+	int off = 0, next = 0, len, r;
+	uint32_t tag;
+
+	r = fdt_check_header(fdt);
+	if (r)
+		return r;
+	do {
+		off = next;
+		tag = fdt_next_tag(fdt, off, &next);
+	} while (tag == FDT_NOP && next >= 0);
+	if (tag != FDT_BEGIN_NODE || next < 0)
+		return -FDT_ERR_BADSTRUCTURE;
+	if (!fdt_get_name(fdt, off, &len))
+		return len < 0 ? len : -FDT_ERR_BADSTRUCTURE;
+	return 0;
+}
+
+int input_from_memory(const char *name, const void *data, size_t len,
+		      struct dt_input *in, char *err, size_t errlen)
+{
+	int r;
+
+	memset(in, 0, sizeof(*in));
+	if (len < sizeof(struct fdt_header)) {
+		snprintf(err, errlen, "%s: truncated device tree blob (%zu bytes)",
+			 name, len);
+		return -1;
+	}
+	if (fdt_magic(data) != FDT_MAGIC) {
+		snprintf(err, errlen, "%s: not a device tree blob (bad magic)", name);
+		return -1;
+	}
+	if (fdt_totalsize(data) > len) {
+		snprintf(err, errlen,
+			 "%s: truncated device tree blob (header says %u bytes, file has %zu)",
+			 name, fdt_totalsize(data), len);
+		return -1;
+	}
+	r = root_name_ok(data);
+	if (!r)
+		r = fdt_check_full(data, len);
+	if (r) {
+		snprintf(err, errlen, "%s: corrupt device tree blob: %s", name,
+			 fdt_strerror(r));
+		return -1;
+	}
+	in->name = xstrdup(name);
+	in->size = fdt_totalsize(data);
+	in->blob = xmalloc(in->size);
+	memcpy(in->blob, data, in->size);
+	return 0;
+}
+
+static void add_incdirs(char **argv, int *argc, const char *flag,
+			const struct input_opts *o)
+{
+	int i;
+
+	for (i = 0; i < o->nincdirs && *argc < MAX_ARGS - 8; i++) {
+		argv[(*argc)++] = (char *)flag;
+		argv[(*argc)++] = (char *)o->incdirs[i];
+	}
+}
+
+static void first_line(char *s)
+{
+	char *nl;
+
+	/* Keep tool messages readable: at most a few lines. */
+	nl = s;
+	for (int n = 0; nl && n < 6; n++)
+		nl = strchr(nl + 1, '\n');
+	if (nl)
+		*nl = '\0';
+	nl = s + strlen(s);
+	while (nl > s && nl[-1] == '\n')
+		*--nl = '\0';
+}
+
+/* Compile @src (or stdin when @from_stdin) into @in. */
+static int compile_source(const char *name, const char *src, bool from_stdin,
+			  const struct input_opts *o, struct dt_input *in,
+			  char *err, size_t errlen)
+{
+	char tmpl[] = "/tmp/rdma-dtcheck.XXXXXX";
+	const char *tmpdir = getenv("TMPDIR");
+	char *dir, *pp, *ann, *dtb, *srcdir, *slash;
+	char *argv[MAX_ARGS];
+	char msg[4096] = "";
+	char *data = NULL;
+	size_t len;
+	int argc, ret = -1, st;
+	FILE *f;
+
+	if (tmpdir && *tmpdir) {
+		char *t = xasprintf("%s/rdma-dtcheck.XXXXXX", tmpdir);
+
+		dir = mkdtemp(t);
+		if (!dir)
+			free(t);
+	} else {
+		dir = mkdtemp(tmpl);
+		if (dir)
+			dir = xstrdup(dir);
+	}
+	if (!dir) {
+		snprintf(err, errlen, "%s: cannot create temporary directory: %s",
+			 name, strerror(errno));
+		return -1;
+	}
+	pp = xasprintf("%s/pp.dts", dir);
+	ann = xasprintf("%s/annotated.dts", dir);
+	dtb = xasprintf("%s/out.dtb", dir);
+	srcdir = xstrdup(from_stdin ? "." : src);
+	slash = strrchr(srcdir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(srcdir, ".");
+
+	if (!o->no_cpp) {
+		argc = 0;
+		argv[argc++] = (char *)o->cpp;
+		argv[argc++] = "-nostdinc";
+		add_incdirs(argv, &argc, "-I", o);
+		argv[argc++] = "-undef";
+		argv[argc++] = "-D__DTS__";
+		argv[argc++] = "-x";
+		argv[argc++] = "assembler-with-cpp";
+		argv[argc++] = from_stdin ? "-" : (char *)src;
+		argv[argc] = NULL;
+		st = spawn_run(argv, from_stdin ? src : NULL, pp, msg, sizeof(msg));
+		if (st) {
+			first_line(msg);
+			snprintf(err, errlen, "%s: preprocessing failed%s%s", name,
+				 msg[0] ? ":\n" : "", msg);
+			goto out;
+		}
+	}
+
+	argc = 0;
+	argv[argc++] = (char *)o->dtc;
+	argv[argc++] = "-q";
+	argv[argc++] = "-I";
+	argv[argc++] = "dts";
+	argv[argc++] = "-O";
+	argv[argc++] = "dts";
+	argv[argc++] = "-T";
+	argv[argc++] = "-T";
+	argv[argc++] = "-b";
+	argv[argc++] = "0";
+	argv[argc++] = "-i";
+	argv[argc++] = srcdir;
+	add_incdirs(argv, &argc, "-i", o);
+	argv[argc++] = o->no_cpp ? (char *)src : pp;
+	argv[argc] = NULL;
+	st = spawn_run(argv, NULL, ann, msg, sizeof(msg));
+	if (st) {
+		first_line(msg);
+		snprintf(err, errlen, "%s: dtc failed%s%s", name,
+			 msg[0] ? ":\n" : "", msg);
+		goto out;
+	}
+
+	argc = 0;
+	argv[argc++] = (char *)o->dtc;
+	argv[argc++] = "-q";
+	argv[argc++] = "-I";
+	argv[argc++] = "dts";
+	argv[argc++] = "-O";
+	argv[argc++] = "dtb";
+	argv[argc++] = ann;
+	argv[argc] = NULL;
+	st = spawn_run(argv, NULL, dtb, msg, sizeof(msg));
+	if (st) {
+		first_line(msg);
+		snprintf(err, errlen, "%s: dtc failed on its own output%s%s", name,
+			 msg[0] ? ":\n" : "", msg);
+		goto out;
+	}
+
+	if (read_path(dtb, &data, &len)) {
+		snprintf(err, errlen, "%s: cannot read compiled blob: %s", name,
+			 strerror(errno));
+		goto out;
+	}
+	if (input_from_memory(name, data, len, in, err, errlen))
+		goto out;
+	f = fopen(ann, "r");
+	if (f) {
+		in->src = srcmap_parse(f);
+		fclose(f);
+	}
+	ret = 0;
+out:
+	free(data);
+	unlink(pp);
+	unlink(ann);
+	unlink(dtb);
+	rmdir(dir);
+	free(pp);
+	free(ann);
+	free(dtb);
+	free(srcdir);
+	free(dir);
+	return ret;
+}
+
+int input_load(const char *arg, const struct input_opts *o,
+	       struct dt_input *in, char *err, size_t errlen)
+{
+	bool from_stdin = !strcmp(arg, "-");
+	const char *name = from_stdin ? "<stdin>" : arg;
+	char *data = NULL, *tmp = NULL;
+	size_t len = 0;
+	int ret;
+
+	memset(in, 0, sizeof(*in));
+	if (from_stdin ? read_fd(STDIN_FILENO, &data, &len) :
+			 read_path(arg, &data, &len)) {
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		return -1;
+	}
+	if (len >= 4 && fdt_magic(data) == FDT_MAGIC) {
+		ret = input_from_memory(name, data, len, in, err, errlen);
+		free(data);
+		return ret;
+	}
+	if (from_stdin) {
+		/* Source on stdin: keep it in a file that cpp reads as "-". */
+		char t[] = "/tmp/rdma-dtcheck-stdin.XXXXXX";
+		int fd = mkstemp(t);
+
+		if (fd < 0 || write(fd, data, len) != (ssize_t)len) {
+			snprintf(err, errlen, "%s: cannot buffer input: %s", name,
+				 strerror(errno));
+			if (fd >= 0) {
+				close(fd);
+				unlink(t);
+			}
+			free(data);
+			return -1;
+		}
+		close(fd);
+		tmp = xstrdup(t);
+	}
+	free(data);
+	ret = compile_source(name, tmp ? tmp : arg, from_stdin, o, in, err,
+			     errlen);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	return ret;
+}
+
+void input_free(struct dt_input *in)
+{
+	free(in->name);
+	free(in->blob);
+	srcmap_free(in->src);
+	memset(in, 0, sizeof(*in));
+}

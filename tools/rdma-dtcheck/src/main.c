@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rdma-dtcheck - lint device trees for restricted-dma-pool mistakes.
+ *
+ * Exit status: 0 nothing at error level, 1 findings at error level (or
+ * warnings under -Werror), 2 usage or input errors.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "input.h"
+#include "model.h"
+#include "output.h"
+#include "util.h"
+
+enum format { FMT_TEXT, FMT_JSON, FMT_SARIF };
+
+struct options {
+	struct input_opts in;
+	struct check_conf *conf;
+	enum format format;
+	bool quiet;
+	bool werror;
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: rdma-dtcheck [OPTION]... FILE...\n"
+	      "Check device trees (.dts, .dtso, .dtb, .dtbo; - for stdin) for\n"
+	      "restricted-dma-pool mistakes that Linux 6.1 would reject or ignore.\n"
+	      "\n"
+	      "  -I, --include=DIR     include directory for cpp and dtc (repeatable)\n"
+	      "      --no-cpp          do not run source files through cpp\n"
+	      "      --dtc=PROG        dtc to use (default: dtc)\n"
+	      "      --cpp=PROG        preprocessor to use (default: cpp)\n"
+	      "  -f, --format=FMT      text (default), json or sarif\n"
+	      "  -W NAME               enable check NAME (info checks become warnings)\n"
+	      "  -W no-NAME            disable check NAME\n"
+	      "  -E NAME               enable check NAME as an error\n"
+	      "  -Werror               warnings also make the exit status 1\n"
+	      "  -q, --quiet           only warnings and errors, no summary line\n"
+	      "      --list-checks     list the checks and their default severity\n"
+	      "  -h, --help            this help\n"
+	      "  -V, --version         print the version\n"
+	      "\n"
+	      "Exit status: 0 no errors, 1 errors found (or warnings with -Werror),\n"
+	      "2 usage or input errors. See rdma-dtcheck(1).\n", f);
+}
+
+static void list_checks(void)
+{
+	int i, k;
+
+	for (i = 0; i < check_count; i++) {
+		const struct check *c = &check_table[i];
+
+		printf("%-30s %-8s%s %s", c->name, sev_name(c->sev),
+		       c->off ? " (off)" : "", c->summary);
+		for (k = 0; k < 3 && c->prereq[k]; k++)
+			printf("%s%s", k ? ", " : " [after: ", c->prereq[k]);
+		printf("%s\n", c->prereq[0] ? "]" : "");
+	}
+}
+
+static int set_check(struct options *o, const char *arg, bool as_error)
+{
+	bool off = !as_error && !strncmp(arg, "no-", 3);
+	int i = check_lookup(off ? arg + 3 : arg);
+
+	if (!as_error && !strcmp(arg, "error")) {
+		o->werror = true;
+		return 0;
+	}
+	if (i < 0) {
+		fprintf(stderr, "rdma-dtcheck: unknown check '%s' (see --list-checks)\n",
+			off ? arg + 3 : arg);
+		return -1;
+	}
+	o->conf[i].enabled = !off;
+	if (as_error)
+		o->conf[i].sev = SEV_ERROR;
+	else if (!off && o->conf[i].sev < SEV_WARNING)
+		o->conf[i].sev = SEV_WARNING;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	enum { OPT_NO_CPP = 256, OPT_DTC, OPT_CPP, OPT_LIST };
+	static const struct option longopts[] = {
+		{ "include", required_argument, NULL, 'I' },
+		{ "no-cpp", no_argument, NULL, OPT_NO_CPP },
+		{ "dtc", required_argument, NULL, OPT_DTC },
+		{ "cpp", required_argument, NULL, OPT_CPP },
+		{ "format", required_argument, NULL, 'f' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "list-checks", no_argument, NULL, OPT_LIST },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "I:f:W:E:qhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'I':
+			o->in.incdirs = xrealloc(o->in.incdirs,
+						 sizeof(char *) * (size_t)(o->in.nincdirs + 1));
+			o->in.incdirs[o->in.nincdirs++] = optarg;
+			break;
+		case OPT_NO_CPP:
+			o->in.no_cpp = true;
+			break;
+		case OPT_DTC:
+			o->in.dtc = optarg;
+			break;
+		case OPT_CPP:
+			o->in.cpp = optarg;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				o->format = FMT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				o->format = FMT_JSON;
+			else if (!strcmp(optarg, "sarif"))
+				o->format = FMT_SARIF;
+			else {
+				fprintf(stderr, "rdma-dtcheck: unknown format '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case 'W':
+		case 'E':
+			if (set_check(o, optarg, c == 'E'))
+				return -1;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case OPT_LIST:
+			list_checks();
+			exit(0);
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("rdma-dtcheck %s\n", RDMA_DTCHECK_VERSION);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		fputs("rdma-dtcheck: no input files\n", stderr);
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static void lint_one(const char *arg, int idx, const struct options *o,
+		     struct findings *fs)
+{
+	struct dt_input in;
+	struct model m;
+	struct lint l;
+	char err[8192];
+
+	if (input_load(arg, &o->in, &in, err, sizeof(err))) {
+		fprintf(stderr, "rdma-dtcheck: %s\n", err);
+		fs->input_errors++;
+		return;
+	}
+	model_build(&m, in.blob);
+	fs->files++;
+	fs->pools += m.npools;
+	fs->consumers += m.ncons;
+	l = (struct lint){ .m = &m, .in = &in, .conf = o->conf, .out = fs,
+			   .input = idx };
+	checks_run(&l);
+	model_free(&m);
+	input_free(&in);
+}
+
+int main(int argc, char **argv)
+{
+	struct findings fs = { 0 };
+	struct options o = {
+		.in = { .dtc = "dtc", .cpp = "cpp" },
+	};
+	int i, ret;
+
+	o.conf = xcalloc((size_t)check_count, sizeof(*o.conf));
+	check_conf_init(o.conf);
+	if (parse_args(argc, argv, &o)) {
+		free(o.conf);
+		free(o.in.incdirs);
+		return 2;
+	}
+	for (i = optind; i < argc; i++)
+		lint_one(argv[i], i - optind, &o, &fs);
+
+	if (o.format == FMT_JSON)
+		output_json(stdout, &fs, o.quiet);
+	else if (o.format == FMT_SARIF)
+		output_sarif(stdout, &fs, o.quiet);
+	else
+		output_text(stdout, &fs, o.quiet);
+
+	if (fs.input_errors)
+		ret = 2;
+	else if (fs.count[SEV_ERROR] || (o.werror && fs.count[SEV_WARNING]))
+		ret = 1;
+	else
+		ret = 0;
+	findings_free(&fs);
+	free(o.conf);
+	free(o.in.incdirs);
+	return ret;
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * srcpos.c - build a path -> position map from dtc's annotated dts output.
+ *
+ * dtc 1.6.1 writes one node header ("label: name {") or one property
+ * ("name = <...>;" or "name;") per line, each followed by a comment
+ * "file:line:col-line:col"; a node touched by several fragments lists all
+ * its spans, the defining one first. Lines without a usable comment, and
+ * positions "<no-file>:<no-line>", are ignored.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "srcpos.h"
+#include "util.h"
+
+#define MAX_DEPTH 64
+
+struct srcent {
+	char *path;
+	char *prop;		/* NULL for the node itself */
+	struct srcpos pos;
+};
+
+struct srcmap {
+	struct srcent *ent;
+	int nent;
+	char **files;		/* interned file names */
+	int nfiles;
+};
+
+static const char *intern(struct srcmap *m, const char *f, size_t len)
+{
+	char **slot;
+	int i;
+
+	for (i = 0; i < m->nfiles; i++)
+		if (strlen(m->files[i]) == len && !strncmp(m->files[i], f, len))
+			return m->files[i];
+	slot = array_push(&m->files, &m->nfiles, sizeof(*slot));
+	*slot = xmalloc(len + 1);
+	memcpy(*slot, f, len);
+	(*slot)[len] = '\0';
+	return *slot;
+}
+
+/* Parse "file:line:col..." (the first span of the comment) into @pos. */
+static int parse_span(struct srcmap *m, const char *c, struct srcpos *pos)
+{
+	const char *end = strstr(c, ", ");
+	const char *p, *colon1 = NULL, *colon2 = NULL;
+
+	if (!end)
+		end = c + strlen(c);
+	/* The first span ends at '-' after "line:col", or at end. */
+	for (p = c; p < end; p++) {
+		if (*p != ':')
+			continue;
+		if (p[1] >= '0' && p[1] <= '9') {
+			char *q;
+			long line = strtol(p + 1, &q, 10);
+
+			if (*q == ':' && q[1] >= '0' && q[1] <= '9') {
+				colon1 = p;
+				colon2 = q;
+				pos->line = (int)line;
+				pos->col = (int)strtol(q + 1, NULL, 10);
+				break;
+			}
+		}
+	}
+	if (!colon1 || !colon2 || colon1 == c)
+		return -1;
+	pos->file = intern(m, c, (size_t)(colon1 - c));
+	return 0;
+}
+
+static void add(struct srcmap *m, const char *path, const char *prop,
+		size_t proplen, const struct srcpos *pos)
+{
+	struct srcent *e = array_push(&m->ent, &m->nent, sizeof(*e));
+
+	e->path = xstrdup(path);
+	if (prop) {
+		e->prop = xmalloc(proplen + 1);
+		memcpy(e->prop, prop, proplen);
+		e->prop[proplen] = '\0';
+	}
+	e->pos = *pos;
+}
+
+/* Node name from "lbl1: lbl2: name@unit {" (text before the brace). */
+static int node_name(const char *s, size_t len, char *out, size_t outsz)
+{
+	const char *start = s, *p;
+	size_t n;
+
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	for (p = s; p < s + len; p++)
+		if (*p == ':' && (p + 1 == s + len || p[1] == ' '))
+			start = p + 1;
+	while (start < s + len && (*start == ' ' || *start == '\t'))
+		start++;
+	n = (size_t)(s + len - start);
+	if (!n || n >= outsz)
+		return -1;
+	memcpy(out, start, n);
+	out[n] = '\0';
+	return 0;
+}
+
+struct srcmap *srcmap_parse(FILE *f)
+{
+	struct srcmap *m = xcalloc(1, sizeof(*m));
+	size_t plen[MAX_DEPTH + 1];
+	char path[4096] = "";
+	char *line = NULL;
+	size_t cap = 0;
+	int depth = -1;		/* -1: outside the root node */
+
+	while (getline(&line, &cap, f) >= 0) {
+		char *c = strstr(line, "/* "), *s = line, *brace, *cend;
+		struct srcpos pos = { 0 };
+		bool have;
+
+		/* The annotation is the last comment on the line. */
+		for (char *n = c; n; n = strstr(n + 3, "/* "))
+			c = n;
+		cend = c ? strstr(c, " */") : NULL;
+		if (cend)
+			*cend = '\0';
+		have = c && cend && !parse_span(m, c + 3, &pos);
+		if (c)
+			*c = '\0';
+		while (*s == ' ' || *s == '\t')
+			s++;
+
+		if (!strncmp(s, "};", 2)) {
+			if (depth >= 0)
+				path[plen[depth]] = '\0';
+			depth--;
+			continue;
+		}
+		brace = strrchr(s, '{');
+		if (brace && !strchr(s, '=') && !strchr(s, ';')) {
+			char name[512];
+
+			if (node_name(s, (size_t)(brace - s), name, sizeof(name)))
+				continue;
+			if (depth + 1 >= MAX_DEPTH)
+				break;
+			plen[++depth] = strlen(path);
+			if (depth == 0) {
+				strcpy(path, "/");
+			} else {
+				size_t l = strlen(path);
+
+				if (l + strlen(name) + 2 > sizeof(path))
+					break;
+				snprintf(path + l, sizeof(path) - l, "%s%s",
+					 l > 1 ? "/" : "", name);
+			}
+			if (have)
+				add(m, path, NULL, 0, &pos);
+			continue;
+		}
+		if (depth >= 0 && have && *s && *s != '/') {
+			size_t n = strcspn(s, " =;");
+
+			if (n)
+				add(m, path, s, n, &pos);
+		}
+	}
+	free(line);
+	return m;
+}
+
+void srcmap_free(struct srcmap *m)
+{
+	int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nent; i++) {
+		free(m->ent[i].path);
+		free(m->ent[i].prop);
+	}
+	for (i = 0; i < m->nfiles; i++)
+		free(m->files[i]);
+	free(m->ent);
+	free(m->files);
+	free(m);
+}
+
+const struct srcpos *srcmap_find(const struct srcmap *m, const char *path,
+				 const char *prop)
+{
+	int i;
+
+	if (!m)
+		return NULL;
+	for (i = 0; i < m->nent; i++) {
+		const struct srcent *e = &m->ent[i];
+
+		if (strcmp(e->path, path))
+			continue;
+		if (!prop ? !e->prop : (e->prop && !strcmp(e->prop, prop)))
+			return &e->pos;
+	}
+	return NULL;
+}

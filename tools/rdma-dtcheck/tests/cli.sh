@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0
+# Command-line behaviour: exit status, options, formats, binary and stdin
+# input, overlays, corrupt input.
+
+cli_tests() {
+	bin=$1 tag=$2 w=$WORK/cli
+	fx=$TOOLDIR/tests/fixtures
+	mkdir -p "$w"
+
+	run_tool "$bin" --help
+	[ $RUN_RC -eq 0 ] && grep -q -- '--list-checks' "$RUN_OUT"
+	t_check $? "$tag--help exits 0 and lists options"
+	run_tool "$bin" --version
+	[ $RUN_RC -eq 0 ] && grep -qE '^rdma-dtcheck [0-9]' "$RUN_OUT"
+	t_check $? "$tag--version"
+	run_tool "$bin" --list-checks
+	[ $RUN_RC -eq 0 ] && [ "$(wc -l <"$RUN_OUT")" -ge 20 ]
+	t_check $? "$tag--list-checks lists the checks"
+	run_tool "$bin" -W no-such-check "$fx/pool-too-small/twin.dts"
+	[ $RUN_RC -eq 2 ]
+	t_check $? "${tag}unknown check name is a usage error (exit 2)"
+	run_tool "$bin"
+	[ $RUN_RC -eq 2 ]
+	t_check $? "${tag}no input is a usage error (exit 2)"
+	run_tool "$bin" "$w/does-not-exist.dtb"
+	[ $RUN_RC -eq 2 ] && grep -q 'No such file' "$RUN_ERR"
+	t_check $? "${tag}missing file is an input error (exit 2)" "$RUN_ERR"
+
+	# A DTB from a fixture, then damaged copies of it.
+	cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp -I "$fx" \
+		"$fx/pool-rejected-prop/trigger.dts" 2>/dev/null |
+		dtc -q -I dts -O dtb -o "$w/rejected.dtb" - 2>/dev/null
+	run_tool "$bin" "$w/rejected.dtb"
+	[ $RUN_RC -eq 1 ] && grep -qE "^$w/rejected\.dtb: error: /reserved-memory/restricted@50000000:no-map: .*\[pool-rejected-prop\]$" "$RUN_OUT"
+	t_check $? "${tag}.dtb input: finding names the file without a line, exit 1" "$RUN_OUT"
+	run_tool sh -c "\"$bin\" - < \"$w/rejected.dtb\""
+	[ $RUN_RC -eq 1 ] && grep -q '^<stdin>: error: .*\[pool-rejected-prop\]$' "$RUN_OUT"
+	t_check $? "${tag}DTB on standard input" "$RUN_OUT"
+	run_tool sh -c "cd \"$fx/pool-rejected-prop\" && \"$bin\" -I .. - < trigger.dts"
+	[ $RUN_RC -eq 1 ] && grep -q '^<stdin>:7:3: error: .*\[pool-rejected-prop\]$' "$RUN_OUT"
+	t_check $? "${tag}DTS on standard input keeps line numbers" "$RUN_OUT"
+	head -c 100 "$w/rejected.dtb" >"$w/truncated.dtb"
+	run_tool "$bin" "$w/truncated.dtb"
+	[ $RUN_RC -eq 2 ] && grep -q 'truncated device tree blob' "$RUN_ERR"
+	t_check $? "${tag}truncated DTB: clear error, exit 2" "$RUN_ERR"
+	python3 -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[0x40:0x48]=b'\xff'*8; open(sys.argv[2],'wb').write(b)" \
+		"$w/rejected.dtb" "$w/corrupt.dtb"
+	run_tool "$bin" "$w/corrupt.dtb"
+	[ $RUN_RC -eq 2 ] && grep -q 'corrupt device tree blob' "$RUN_ERR"
+	t_check $? "${tag}corrupt DTB: clear error, exit 2" "$RUN_ERR"
+	run_tool "$bin" "$w/corrupt.dtb" "$w/rejected.dtb"
+	[ $RUN_RC -eq 2 ] && grep -q 'pool-rejected-prop' "$RUN_OUT"
+	t_check $? "${tag}input errors (2) are kept apart from findings, other files still checked"
+	printf '/dts-v1/;\n/ { x = <1 ; };\n' >"$w/syntax.dts"
+	run_tool "$bin" "$w/syntax.dts"
+	[ $RUN_RC -eq 2 ] && grep -q 'dtc failed' "$RUN_ERR"
+	t_check $? "${tag}DTS syntax error: dtc's message, exit 2" "$RUN_ERR"
+
+	# Severity controls.
+	run_tool "$bin" "$fx/pool-size-segment/trigger.dts"
+	[ $RUN_RC -eq 0 ]
+	t_check $? "${tag}warnings alone exit 0"
+	run_tool "$bin" -Werror "$fx/pool-size-segment/trigger.dts"
+	[ $RUN_RC -eq 1 ]
+	t_check $? "${tag}-Werror: warnings exit 1"
+	run_tool "$bin" -W no-pool-rejected-prop "$w/rejected.dtb"
+	[ $RUN_RC -eq 0 ] && ! grep -q 'pool-rejected-prop\]' "$RUN_OUT"
+	t_check $? "${tag}-W no-NAME disables a check"
+	run_tool "$bin" -E pool-size-segment "$fx/pool-size-segment/trigger.dts"
+	[ $RUN_RC -eq 1 ] && grep -q ': error: .*\[pool-size-segment\]$' "$RUN_OUT"
+	t_check $? "${tag}-E NAME promotes a check to error"
+	run_tool "$bin" -W pool-shared "$fx/pool-shared/trigger.dts"
+	grep -q ': warning: .*\[pool-shared\]$' "$RUN_OUT"
+	t_check $? "${tag}-W NAME raises an info check to warning"
+	run_tool "$bin" -q "$fx/pool-shared/trigger.dts"
+	[ $RUN_RC -eq 0 ] && [ ! -s "$RUN_OUT" ]
+	t_check $? "${tag}-q hides info findings and the summary"
+	run_tool "$bin" "$fx/pool-shared/twin.dts"
+	grep -q '^rdma-dtcheck: examined 1 file, 2 restricted pools, 2 consumers: 0 errors, 0 warnings, 0 info$' "$RUN_OUT"
+	t_check $? "${tag}a clean run says what it examined" "$RUN_OUT"
+
+	# Machine-readable formats.
+	run_tool "$bin" --format=json "$fx/pool-overlap/trigger.dts" "$w/rejected.dtb"
+	[ $RUN_RC -eq 1 ] && python3 "$TOOLDIR/tests/validate.py" json "$RUN_OUT" >"$w/v.log" 2>&1
+	t_check $? "${tag}--format=json is valid and complete" "$w/v.log"
+	run_tool "$bin" --format=sarif "$fx/pool-overlap/trigger.dts" "$w/rejected.dtb"
+	[ $RUN_RC -eq 1 ] && python3 "$TOOLDIR/tests/validate.py" sarif "$RUN_OUT" >"$w/v.log" 2>&1
+	t_check $? "${tag}--format=sarif is SARIF 2.1.0 as code scanning expects" "$w/v.log"
+
+	# Overlays: pools and consumers at their fragment targets.
+	run_in "$TOOLDIR/tests/overlays" "$bin" clean.dtso
+	[ $RUN_RC -eq 0 ] && grep -q 'examined 1 file, 2 restricted pools, 2 consumers: 0 errors, 0 warnings' "$RUN_OUT"
+	t_check $? "${tag}overlay: pools and consumers found, clean" "$RUN_OUT"
+	run_in "$TOOLDIR/tests/overlays" "$bin" rejected.dtso
+	l=$(grep -n '// EXPECT' "$TOOLDIR/tests/overlays/rejected.dtso" | cut -d: -f1)
+	[ $RUN_RC -eq 1 ] && grep -q "^rejected.dtso:$l:[0-9]*: error: /reserved-memory/restricted-dma@60400000:no-map: .*\[pool-rejected-prop\]$" "$RUN_OUT"
+	t_check $? "${tag}overlay: finding at the overlay's line $l with the target path" "$RUN_OUT"
+}
