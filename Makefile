@@ -70,6 +70,7 @@ bench: tools ## benchmarks (not timed tests): numbers for the issues' targets
 	@for t in $(wildcard tools/*/Makefile); do \
 		$(MAKE) --no-print-directory -s -C $$(dirname $$t) bench KSRC=$(KSRC) || exit 1; \
 	done
+	@for b in $(wildcard bench/*/run); do $$b || exit 1; done
 
 clean: ## remove build outputs (keeps the unpacked kernel tree and downloads)
 	rm -rf $(BUILD)/arm64 $(BUILD)/arm64-stock $(BUILD)/host $(BUILD)/board $(BUILD)/vm
