@@ -167,6 +167,32 @@ const struct rdma_pool *rdma_board_pool(const struct rdma_board *b, const char *
 	return NULL;
 }
 
+const struct rdma_device *rdma_board_test_device(const struct rdma_board *b, bool odd)
+{
+	for (int i = 0; i < b->ndevices; i++) {
+		const struct rdma_device *d = &b->devices[i];
+		const struct rdma_pool *p = rdma_board_pool(b, d->pool);
+
+		if (!strcmp(d->role, "test") && p && (p->size % (256 * 1024) != 0) == odd)
+			return d;
+	}
+	return NULL;
+}
+
+bool rdma_cmdline_has(const char *word)
+{
+	char *cmdline = rdma_read_file("/proc/cmdline", NULL), *tok, *save;
+	bool found = false;
+
+	if (!cmdline)
+		return false;
+	for (tok = strtok_r(cmdline, " \n", &save); tok && !found;
+	     tok = strtok_r(NULL, " \n", &save))
+		found = !strcmp(tok, word);
+	free(cmdline);
+	return found;
+}
+
 int rdma_pool_debugfs(const char *pool, char *dir, size_t len, bool *misplaced)
 {
 	struct stat st;
@@ -205,7 +231,13 @@ static int dt_cells(const char *node, const char *prop, uint32_t *cells)
 	return 0;
 }
 
-int rdma_dt_pool_size(const char *pool, uint64_t *size)
+/* A number of 1 or 2 cells. */
+static uint64_t dt_number(const unsigned char *p, uint32_t cells)
+{
+	return cells == 2 ? (uint64_t)be32(p) << 32 | be32(p + 4) : be32(p);
+}
+
+int rdma_dt_pool_reg(const char *pool, uint64_t *base, uint64_t *size)
 {
 	const char *rm = DT_ROOT "/reserved-memory";
 	uint32_t ac, sc;
@@ -219,15 +251,21 @@ int rdma_dt_pool_size(const char *pool, uint64_t *size)
 	reg = (unsigned char *)rdma_read_file(path, &len);
 	if (!reg)
 		return -ENOENT;
-	if (len != 4 * (ac + sc) || sc < 1 || sc > 2) {
+	if (len != 4 * (ac + sc) || ac < 1 || ac > 2 || sc < 1 || sc > 2) {
 		free(reg);
 		return -EINVAL;
 	}
-	*size = be32(reg + 4 * ac);
-	if (sc == 2)
-		*size = *size << 32 | be32(reg + 4 * ac + 4);
+	*base = dt_number(reg, ac);
+	*size = dt_number(reg + 4 * ac, sc);
 	free(reg);
 	return 0;
+}
+
+int rdma_dt_pool_size(const char *pool, uint64_t *size)
+{
+	uint64_t base;
+
+	return rdma_dt_pool_reg(pool, &base, size);
 }
 
 /* The reserved-memory node whose phandle is ph, if a restricted pool. */
@@ -413,17 +451,29 @@ static int trace_event_enable(const char *event, const char *val)
 	return rdma_write_str(path, val);
 }
 
-int rdma_trace_start(const char *event)
+int rdma_trace_start_events(const char *const *events, int n)
 {
 	int ret;
 
 	rdma_write_str(TRACEFS "/tracing_on", "0");
 	ret = rdma_write_str(TRACEFS "/trace", "");
-	if (!ret)
-		ret = trace_event_enable(event, "1");
+	for (int i = 0; i < n && !ret; i++)
+		ret = trace_event_enable(events[i], "1");
 	if (!ret)
 		ret = rdma_write_str(TRACEFS "/tracing_on", "1");
 	return ret;
+}
+
+void rdma_trace_stop_events(const char *const *events, int n)
+{
+	rdma_write_str(TRACEFS "/tracing_on", "0");
+	for (int i = 0; i < n; i++)
+		trace_event_enable(events[i], "0");
+}
+
+int rdma_trace_start(const char *event)
+{
+	return rdma_trace_start_events(&event, 1);
 }
 
 int rdma_trace_stop(const char *event)

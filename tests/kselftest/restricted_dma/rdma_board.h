@@ -70,7 +70,8 @@ int rdma_write_str(const char *path, const char *s);
  */
 int rdma_pool_debugfs(const char *pool, char *dir, size_t len, bool *misplaced);
 
-/* Size of the reserved-memory node, from its reg in the live device tree. */
+/* Base and size of the reserved-memory node, from its reg in the live DT. */
+int rdma_dt_pool_reg(const char *pool, uint64_t *base, uint64_t *size);
 int rdma_dt_pool_size(const char *pool, uint64_t *size);
 
 /*
@@ -101,9 +102,24 @@ char *rdma_kernel_log(void);
 /* Fill len bytes with pseudo-random data from a seed. */
 void rdma_fill_random(void *buf, size_t len, uint64_t seed);
 
-/* Tracing through tracefs: one event at a time, in a fresh buffer. */
+/*
+ * The first test-role device of the layout whose pool size is (odd ==
+ * false) or is not (odd == true) a whole number of 256 KiB segments;
+ * NULL when there is none.
+ */
+const struct rdma_device *rdma_board_test_device(const struct rdma_board *b, bool odd);
+
+/* Whether the kernel command line has this word (e.g. "restricted_dma=strict"). */
+bool rdma_cmdline_has(const char *word);
+
+/*
+ * Tracing through tracefs, in a fresh buffer. An event is "system/name",
+ * or "system" for all of its events.
+ */
 int rdma_trace_start(const char *event);
 int rdma_trace_stop(const char *event);
+int rdma_trace_start_events(const char *const *events, int n);
+void rdma_trace_stop_events(const char *const *events, int n);
 /* Count trace lines of the last session that mention "dev_name: DEV ". */
 long rdma_trace_count_device(const char *devname);
 
