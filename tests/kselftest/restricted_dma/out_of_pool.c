@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The out-of-pool audit (kernel/patches/0006): a DMA range handed to a
+ * device with a restricted pool outside that pool is counted (out_of_pool
+ * in stats) and traced (swiotlb:swiotlb_out_of_pool), and refused when the
+ * pool is strict. dma_map_resource() of a device register, here a page of
+ * the board's PL011 UART, is such a range: it never goes through the pool.
+ * The board's real devices, after I/O on their disks, show none.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rdma_harness.h"
+#include "rdma_board.h"
+#include "rdma_driver.h"
+#include "rdma_stats.h"
+#include "rdma_trace.h"
+
+#define EVENT		"swiotlb/swiotlb_out_of_pool"
+#define UART_PHYS	0x9000000ULL	/* QEMU virt's PL011, outside every pool */
+#define CHUNK		(64 * 1024)
+#define NCHUNKS		8
+
+static struct rdma_board board;
+
+FIXTURE(audit) {
+	struct rdma_testdev t;
+	struct rdma_stats before;
+	char dev_needle[RDMA_NAME_LEN + 16];
+	char pool_needle[RDMA_NAME_LEN + 16];
+};
+
+FIXTURE_SETUP(audit)
+{
+	char why[256];
+
+	ASSERT_EQ(0, rdma_testdev_open(&self->t, &board, false, why, sizeof(why))) {
+		TH_LOG("%s", why);
+	}
+	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &self->before));
+	rdma_fmt(self->dev_needle, sizeof(self->dev_needle), "dev_name: %s ", self->t.dev->name);
+	rdma_fmt(self->pool_needle, sizeof(self->pool_needle), "pool=%s ", self->t.pool->name);
+}
+
+FIXTURE_TEARDOWN(audit)
+{
+	rdma_trace_stop(EVENT);
+	rdma_pool_write(self->t.pool->name, "strict", "0");
+	rdma_testdev_close(&self->t);
+}
+
+/* The out-of-pool events of the last trace for the test device and pool. */
+static long traced(FIXTURE_DATA(audit) *self, const char *extra)
+{
+	const char *needles[] = { self->dev_needle, self->pool_needle,
+				  "api=dma_map_resource ", extra, NULL };
+	char *trace = rdma_trace_read();
+	long n;
+
+	if (!trace)
+		return -1;
+	n = rdma_trace_count(trace, "swiotlb_out_of_pool", needles);
+	free(trace);
+	return n;
+}
+
+TEST_F(audit, resource_counted_and_traced)
+{
+	struct rdma_stats after;
+	uint64_t id, inpool;
+
+	ASSERT_EQ(0, rdma_trace_start(EVENT));
+	ASSERT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "map_resource %#llx 4096 to", UART_PHYS)) {
+		TH_LOG("map_resource: %s", self->t.ctl.res);
+	}
+	rdma_trace_stop(EVENT);
+	ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "id", &id));
+	ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "inpool", &inpool));
+	EXPECT_EQ(0U, inpool);
+	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &after));
+	EXPECT_EQ(1U, rdma_stat_delta(&self->before, &after, "out_of_pool"));
+	EXPECT_EQ(1, traced(self, "dma_addr=9000000 size=4096"));
+	EXPECT_EQ(0, traced(self, "REFUSED"));
+	EXPECT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "unmap_resource %llu", (unsigned long long)id));
+}
+
+TEST_F(audit, strict_refuses)
+{
+	struct rdma_stats after;
+	struct rdma_map m;
+	char *strict;
+	char path[PATH_MAX];
+	uint64_t id;
+	bool ok;
+
+	ASSERT_EQ(0, rdma_pool_write(self->t.pool->name, "strict", "1"));
+	ASSERT_EQ(0, rdma_pool_file(self->t.pool->name, "strict", path, sizeof(path)));
+	strict = rdma_read_file(path, NULL);
+	ASSERT_NE(NULL, strict);
+	EXPECT_STREQ("Y\n", strict);
+	free(strict);
+
+	ASSERT_EQ(0, rdma_trace_start(EVENT));
+	EXPECT_EQ(-EIO, rdma_ctl_cmd(&self->t.ctl, "map_resource %#llx 4096 to", UART_PHYS)) {
+		TH_LOG("strict pool, map_resource: %s", self->t.ctl.res);
+	}
+	rdma_trace_stop(EVENT);
+	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &after));
+	EXPECT_EQ(1U, rdma_stat_delta(&self->before, &after, "out_of_pool"));
+	EXPECT_EQ(1, traced(self, " REFUSED"));
+
+	/* Strict refuses only what is outside: the pool still works. */
+	ASSERT_EQ(0, rdma_map(&self->t.ctl, 4096, 0, "bidi", &m)) TH_LOG("%s", self->t.ctl.res);
+	EXPECT_TRUE(m.inpool && m.bounce_ok);
+	EXPECT_EQ(0, rdma_unmap(&self->t.ctl, m.id, &ok));
+
+	/* Back to auditing only: the same mapping is allowed again. */
+	ASSERT_EQ(0, rdma_pool_write(self->t.pool->name, "strict", "0"));
+	ASSERT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "map_resource %#llx 4096 to", UART_PHYS)) {
+		TH_LOG("strict off, map_resource: %s", self->t.ctl.res);
+	}
+	ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "id", &id));
+	EXPECT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "unmap_resource %llu", (unsigned long long)id));
+}
+
+/* O_DIRECT writes then reads on a disk; 0 or -1. */
+static int disk_io(const char *disk)
+{
+	void *buf;
+	int fd, ret = 0;
+
+	if (posix_memalign(&buf, 4096, CHUNK))
+		return -1;
+	rdma_fill_random(buf, CHUNK, 7);
+	fd = open(disk, O_RDWR | O_DIRECT);
+	if (fd < 0) {
+		free(buf);
+		return -1;
+	}
+	for (int i = 0; i < NCHUNKS && !ret; i++)
+		ret = pwrite(fd, buf, CHUNK, (off_t)i * CHUNK) == CHUNK ? 0 : -1;
+	for (int i = 0; i < NCHUNKS && !ret; i++)
+		ret = pread(fd, buf, CHUNK, (off_t)i * CHUNK) == CHUNK ? 0 : -1;
+	close(fd);
+	free(buf);
+	return ret;
+}
+
+/* The board's disks: no test driver involved. */
+FIXTURE(disks) {
+};
+
+FIXTURE_SETUP(disks)
+{
+}
+
+FIXTURE_TEARDOWN(disks)
+{
+}
+
+/* Every disk behind a pool: I/O, then its pool has had no out-of-pool DMA. */
+TEST_F(disks, board_devices_stay_in_pool)
+{
+	int ndisks = 0;
+
+	for (int i = 0; i < board.ndevices; i++) {
+		const struct rdma_device *d = &board.devices[i];
+		struct rdma_stats before, after;
+		char disk[64];
+
+		if (!d->pool[0] || strcmp(d->role, "blk"))
+			continue;
+		ndisks++;
+		ASSERT_EQ(0, rdma_block_device(d->name, disk, sizeof(disk))) {
+			TH_LOG("device %s: no virtio disk", d->name);
+		}
+		ASSERT_EQ(0, rdma_stats_read(d->pool, &before)) TH_LOG("pool %s: stats", d->pool);
+		ASSERT_EQ(0, disk_io(disk)) TH_LOG("device %s: O_DIRECT I/O on %s", d->name, disk);
+		ASSERT_EQ(0, rdma_stats_read(d->pool, &after));
+		EXPECT_LE(2U * NCHUNKS, rdma_stat_delta(&before, &after, "maps")) {
+			TH_LOG("device %s: its I/O did not go through %s", d->name, d->pool);
+		}
+		EXPECT_EQ(0U, rdma_stat(&after, "out_of_pool")) {
+			TH_LOG("device %s: pool %s counted DMA outside it", d->name, d->pool);
+		}
+	}
+	ASSERT_LT(0, ndisks) TH_LOG("the layout lists no disk behind a pool");
+}
+
+int main(int argc, char **argv)
+{
+	rdma_board_load(&board);
+	return test_harness_run(argc, argv);
+}
