@@ -54,8 +54,8 @@ board-stock: kernel-stock initramfs dtb ## everything scripts/vm --stock boots
 vm: board ## run CMD='...' on the board (scripts/vm -- CMD)
 	@scripts/vm -- $(CMD)
 
-run: board ## the main job: boot the board with I/O running and give a shell
-	@scripts/vm --workload --timeout 0
+run: board ## the main job: the board with I/O running, rdmatop on the console, then a shell
+	@scripts/vm --workload --top --timeout 0
 
 check: ## run every test (host and board) and print one summary line
 	@scripts/check

@@ -24,6 +24,8 @@
 
 #define EVENT		"swiotlb/swiotlb_out_of_pool"
 #define UART_PHYS	0x9000000ULL	/* QEMU virt's PL011, outside every pool */
+/* RAM above every pool of the board: the audit must not wrap past a pool's end */
+#define HIGH_PHYS	0x7f000000ULL
 #define CHUNK		(64 * 1024)
 #define NCHUNKS		8
 
@@ -87,6 +89,25 @@ TEST_F(audit, resource_counted_and_traced)
 	EXPECT_EQ(1U, rdma_stat_delta(&self->before, &after, "out_of_pool"));
 	EXPECT_EQ(1, traced(self, "dma_addr=9000000 size=4096"));
 	EXPECT_EQ(0, traced(self, "REFUSED"));
+	EXPECT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "unmap_resource %llu", (unsigned long long)id));
+}
+
+TEST_F(audit, resource_above_pool_counted)
+{
+	struct rdma_stats after;
+	uint64_t id, inpool;
+
+	ASSERT_EQ(0, rdma_trace_start(EVENT));
+	ASSERT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "map_resource %#llx 4096 to", HIGH_PHYS)) {
+		TH_LOG("map_resource: %s", self->t.ctl.res);
+	}
+	rdma_trace_stop(EVENT);
+	ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "id", &id));
+	ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "inpool", &inpool));
+	EXPECT_EQ(0U, inpool);
+	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &after));
+	EXPECT_EQ(1U, rdma_stat_delta(&self->before, &after, "out_of_pool"));
+	EXPECT_EQ(1, traced(self, "dma_addr=7f000000 size=4096"));
 	EXPECT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "unmap_resource %llu", (unsigned long long)id));
 }
 

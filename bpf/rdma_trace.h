@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdma_trace: the one definition of everything the BPF program
+ * (rdma_trace.bpf.c) shares with userspace (tools/rdmatop).
+ *
+ * Counters are kept per CPU (BPF_MAP_TYPE_PERCPU_HASH) and summed by
+ * userspace; they only ever grow, except the in-flight gauges, which are
+ * deltas whose sum over all CPUs is the current value.
+ */
+#ifndef RDMA_TRACE_H
+#define RDMA_TRACE_H
+
+#define RDMA_NAME_LEN		48	/* device and pool names, NUL included */
+#define RDMA_API_LEN		20	/* "dma_map_resource" and the like */
+#define RDMA_HIST_SLOTS		40	/* log2 buckets: slot i holds [2^i, 2^(i+1)) */
+#define RDMA_MAX_DEVICES	512
+#define RDMA_MAX_POOLS		64
+#define RDMA_MAX_INFLIGHT	65536
+#define RDMA_MAX_SG		32	/* scatterlist segments checked per call */
+#define RDMA_RINGBUF_SIZE	(256 * 1024)
+
+/* DMA directions, as enum dma_data_direction. */
+enum rdma_dir {
+	RDMA_DIR_BIDI = 0,
+	RDMA_DIR_TO_DEVICE = 1,
+	RDMA_DIR_FROM_DEVICE = 2,
+	RDMA_DIR_NONE = 3,
+};
+
+/**
+ * struct rdma_counters - per-pool or per-device counters
+ * @maps: mappings (bounces through the pool for a restricted device,
+ *	DMA API mappings for a device without one)
+ * @unmaps: their ends
+ * @map_bytes: bytes mapped
+ * @bytes_to_device: bytes bounced towards the device at map time
+ * @bytes_from_device: bytes bounced back at unmap time
+ * @inflight: mappings not yet unmapped (a delta: sum over CPUs)
+ * @inflight_bytes: their bytes (a delta: sum over CPUs)
+ * @map_failures: mappings the pool could not serve
+ * @alloc_failures: coherent allocations the pool could not serve
+ * @allocs: coherent allocations served by the pool
+ * @frees: their frees
+ * @oop_kernel: out-of-pool ranges the kernel's own audit reported
+ * @oop_check: out-of-pool ranges found by this program's own check
+ * @refused: out-of-pool ranges refused by a strict pool
+ * @time_ns: total time in flight of the unmapped mappings, in ns
+ * @size_hist: log2 histogram of mapping sizes in bytes
+ * @time_hist: log2 histogram of the time from map to unmap in ns
+ */
+struct rdma_counters {
+	__u64 maps;
+	__u64 unmaps;
+	__u64 map_bytes;
+	__u64 bytes_to_device;
+	__u64 bytes_from_device;
+	__s64 inflight;
+	__s64 inflight_bytes;
+	__u64 map_failures;
+	__u64 alloc_failures;
+	__u64 allocs;
+	__u64 frees;
+	__u64 oop_kernel;
+	__u64 oop_check;
+	__u64 refused;
+	__u64 time_ns;
+	__u64 size_hist[RDMA_HIST_SLOTS];
+	__u64 time_hist[RDMA_HIST_SLOTS];
+};
+
+/**
+ * struct rdma_pool_info - one swiotlb pool, keyed by its struct io_tlb_mem
+ * @start: first physical address
+ * @end: one past the last
+ * @nslabs: slots of 2 KiB
+ * @restricted: a restricted-dma-pool (io_tlb_mem.for_alloc)
+ * @name: reserved-memory node name; empty when the kernel does not name
+ *	pools (without the series)
+ */
+struct rdma_pool_info {
+	__u64 start;
+	__u64 end;
+	__u64 nslabs;
+	__u32 restricted;
+	__u32 pad;
+	char name[RDMA_NAME_LEN];
+};
+
+/**
+ * struct rdma_dev_info - one device, keyed by its struct device
+ * @pool: its struct io_tlb_mem, as last seen (0: none)
+ * @restricted: the pool is a restricted one
+ * @name: dev_name()
+ */
+struct rdma_dev_info {
+	__u64 pool;
+	__u32 restricted;
+	__u32 pad;
+	char name[RDMA_NAME_LEN];
+};
+
+/* A mapping in flight: key and value. */
+struct rdma_inflight_key {
+	__u64 dev;
+	__u64 addr;	/* pool slot (restricted devices) or DMA address */
+};
+
+struct rdma_inflight {
+	__u64 ts;
+	__u64 size;
+	__u64 pool;
+};
+
+/* Rare events, sent through the ring buffer. */
+enum rdma_event_type {
+	RDMA_EV_ATTACH = 1,
+	RDMA_EV_DETACH,
+	RDMA_EV_MAP_FAILED,
+	RDMA_EV_ALLOC_FAILED,
+	RDMA_EV_OOP_KERNEL,	/* the kernel's audit: swiotlb_out_of_pool */
+	RDMA_EV_OOP_CHECK,	/* this program's own check */
+};
+
+/**
+ * struct rdma_event - a rare event
+ * @type: enum rdma_event_type
+ * @refused: out-of-pool range refused by a strict pool
+ * @ts: bpf_ktime_get_ns()
+ * @dev: struct device
+ * @pool: struct io_tlb_mem
+ * @addr: DMA address (out of pool)
+ * @size: bytes asked for
+ * @pool_start: pool's first physical address (attach, out of pool)
+ * @pool_end: one past its last
+ * @used: slots in use (failures)
+ * @nslabs: slots in the pool (failures)
+ * @dev_name: dev_name()
+ * @pool_name: pool name, empty when unknown
+ * @api: the DMA API call (out of pool)
+ */
+struct rdma_event {
+	__u32 type;
+	__u32 refused;
+	__u64 ts;
+	__u64 dev;
+	__u64 pool;
+	__u64 addr;
+	__u64 size;
+	__u64 pool_start;
+	__u64 pool_end;
+	__u64 used;
+	__u64 nslabs;
+	char dev_name[RDMA_NAME_LEN];
+	char pool_name[RDMA_NAME_LEN];
+	char api[RDMA_API_LEN];
+};
+
+/* Global counters of the program itself, in the .bss map. */
+struct rdma_self {
+	__u64 ringbuf_drops;	/* rare events lost: the ring was full */
+	__u64 inflight_full;	/* mappings not tracked: in-flight map full */
+	__u64 unmatched;	/* unmaps of mappings made before attach */
+};
+
+#endif /* RDMA_TRACE_H */

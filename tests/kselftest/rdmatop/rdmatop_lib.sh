@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the rdmatop tests: kselftest exit codes, the board's layout,
+# the test driver.
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+LAYOUT=/etc/rdma-board/expected-layout
+TRACEFS=/sys/kernel/tracing
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORK=$(mktemp -d /tmp/rdmatop-test.XXXXXX)
+trap 'cleanup_hook; rm -rf "$WORK"' EXIT
+cleanup_hook() { :; }
+
+fail() { echo "# FAIL: $*"; exit $KSFT_FAIL; }
+skip() { echo "# SKIP: $*"; exit $KSFT_SKIP; }
+pass() { echo "# $*"; exit $KSFT_PASS; }
+note() { echo "# $*"; }
+
+need_rdmatop() {
+	command -v rdmatop >/dev/null || fail "rdmatop is not installed (make tools)"
+}
+
+# The patched kernel has the series' events; the stock one only swiotlb_bounced.
+patched_kernel() { [ -d $TRACEFS/events/swiotlb/swiotlb_map ]; }
+need_patched() {
+	patched_kernel || skip "kernel without the restricted DMA series (see stock_fallback.sh)"
+}
+
+layout_pools() { awk '$1 == "pool" { print $2 }' $LAYOUT; }
+# "device pool" pairs
+layout_devices() { awk '$1 == "device" { print $2, $3 }' $LAYOUT; }
+
+# bind_test_driver DEV: the restricted-DMA test driver, through driver_override.
+bind_test_driver() {
+	d=/sys/bus/platform/devices/$1
+	[ -d /sys/bus/platform/drivers/restricted_dma_test ] ||
+		skip "no restricted_dma_test driver (CONFIG_DMA_RESTRICTED_POOL_TEST)"
+	[ -e $d/driver ] && echo "$1" > $d/driver/unbind
+	echo restricted_dma_test > $d/driver_override
+	echo "$1" > /sys/bus/platform/drivers/restricted_dma_test/bind ||
+		fail "cannot bind restricted_dma_test to $1"
+}
+
+unbind_test_driver() {
+	d=/sys/bus/platform/devices/$1
+	[ -e $d/driver ] && echo "$1" > $d/driver/unbind
+	echo > $d/driver_override
+}
+
+# wait_for_line FILE TEXT SECS
+wait_for_line() {
+	i=0
+	while [ $i -lt $(($3 * 10)) ]; do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+workload() { rdma-workload "$1" >/dev/null 2>&1; }

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BPF collector: loads rdma_trace (skeleton), attaches the programs
+ * whose tracepoints this kernel has, and reads its maps and ring buffer.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "collect.h"
+#include "rdma_trace.skel.h"
+
+struct rt_bpf {
+	struct rdma_trace *skel;
+	struct ring_buffer *rb;
+	struct rt_model *model;		/* for the ring buffer callback */
+	int ncpus;
+	rt_counters *percpu;		/* one lookup's worth of per-CPU values */
+};
+
+static int verbosity;
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (!verbosity || (level == LIBBPF_DEBUG && verbosity < 2))
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+/* Which features each tracepoint brings (the rest of the bits: none). */
+static const struct {
+	const char *event;
+	unsigned int features;
+} event_features[] = {
+	{ "swiotlb_unmap", RT_F_UNMAP | RT_F_DIRECTION },
+	{ "swiotlb_map_failed", RT_F_FAILURES },
+	{ "swiotlb_out_of_pool", RT_F_OOP_KERNEL },
+	{ "swiotlb_alloc", RT_F_COHERENT },
+	{ "dma_map_page", RT_F_OOP_CHECK | RT_F_DMA_API },
+};
+
+static bool have_tracepoint(const struct btf *vmlinux, const char *event)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "btf_trace_%s", event);
+	return btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) >= 0;
+}
+
+/* Disables the programs whose tracepoint is missing; returns the features. */
+static unsigned int select_programs(struct rdma_trace *skel, const struct btf *vmlinux)
+{
+	struct bpf_program *prog;
+	unsigned int features = RT_F_BPF;
+	bool series;
+	size_t i;
+
+	series = have_tracepoint(vmlinux, "swiotlb_map");
+	bpf_object__for_each_program(prog, skel->obj) {
+		const char *sec = bpf_program__section_name(prog);
+		const char *event = strchr(sec, '/');
+
+		event = event ? event + 1 : sec;
+		/* swiotlb_bounced is the fallback: the series' events say more. */
+		if (!have_tracepoint(vmlinux, event) ||
+		    (series && !strcmp(event, "swiotlb_bounced")))
+			bpf_program__set_autoload(prog, false);
+	}
+	for (i = 0; i < sizeof(event_features) / sizeof(event_features[0]); i++)
+		if (have_tracepoint(vmlinux, event_features[i].event))
+			features |= event_features[i].features;
+	return features;
+}
+
+static double now_s(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (double)tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct rt_bpf *b = ctx;
+
+	if (size >= sizeof(struct rdma_event) && b->model)
+		model_event(b->model, data, now_s());
+	return 0;
+}
+
+struct rt_bpf *bpf_open(int verbose, unsigned int *features, char *err, size_t errlen)
+{
+	struct rt_bpf *b = calloc(1, sizeof(*b));
+	struct btf *vmlinux;
+	int ret;
+
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	verbosity = verbose;
+	libbpf_set_print(libbpf_log);
+	b->ncpus = libbpf_num_possible_cpus();
+	if (b->ncpus <= 0) {
+		snprintf(err, errlen, "cannot count the CPUs: %s", strerror(-b->ncpus));
+		goto fail;
+	}
+	b->percpu = calloc((size_t)b->ncpus, sizeof(*b->percpu));
+	if (!b->percpu) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		snprintf(err, errlen, "cannot read the kernel's BTF (/sys/kernel/btf/vmlinux): "
+			 "%s; rebuild the kernel with CONFIG_DEBUG_INFO_BTF=y", strerror(errno));
+		goto fail;
+	}
+	b->skel = rdma_trace__open();
+	if (!b->skel) {
+		snprintf(err, errlen, "cannot open the BPF program: %s", strerror(errno));
+		btf__free(vmlinux);
+		goto fail;
+	}
+	*features = select_programs(b->skel, vmlinux);
+	btf__free(vmlinux);
+	ret = rdma_trace__load(b->skel);
+	if (ret) {
+		snprintf(err, errlen, "cannot load the BPF program: %s%s", strerror(-ret),
+			 verbose ? "" : " (-v shows libbpf's log)");
+		goto fail;
+	}
+	ret = rdma_trace__attach(b->skel);
+	if (ret) {
+		snprintf(err, errlen, "cannot attach the BPF program: %s%s", strerror(-ret),
+			 verbose ? "" : " (-v shows libbpf's log)");
+		goto fail;
+	}
+	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.events), on_event, b, NULL);
+	if (!b->rb) {
+		snprintf(err, errlen, "cannot open the ring buffer: %s", strerror(errno));
+		goto fail;
+	}
+	return b;
+fail:
+	bpf_close(b);
+	return NULL;
+}
+
+int bpf_events_fd(struct rt_bpf *b)
+{
+	return ring_buffer__epoll_fd(b->rb);
+}
+
+void bpf_events(struct rt_bpf *b, struct rt_model *m)
+{
+	b->model = m;
+	ring_buffer__consume(b->rb);
+	b->model = NULL;
+}
+
+/* Sums one key's per-CPU counters. */
+static bool read_counters(struct rt_bpf *b, int fd, __u64 key, rt_counters *sum)
+{
+	int i;
+
+	if (bpf_map_lookup_elem(fd, &key, b->percpu))
+		return false;
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < b->ncpus; i++)
+		rt_counters_add(sum, &b->percpu[i]);
+	return true;
+}
+
+static struct rt_pool *pool_for(struct rt_model *m, __u64 key, const struct rdma_pool_info *pi)
+{
+	struct rt_pool *p;
+	char name[RDMA_NAME_LEN];
+
+	p = model_pool_by_key(m, key);
+	if (p) {
+		p->seen = m->gen;
+		return p;
+	}
+	if (pi->name[0]) {
+		p = model_pool(m, pi->name);
+	} else {
+		/* A kernel without pool names: match the pool by its base. */
+		p = model_pool_by_base(m, pi->start);
+		if (p) {
+			p->seen = m->gen;
+		} else {
+			if (pi->restricted)
+				snprintf(name, sizeof(name), "pool@%llx",
+					 (unsigned long long)pi->start);
+			else
+				snprintf(name, sizeof(name), "default");
+			p = model_pool(m, name);
+		}
+	}
+	if (!p)
+		return NULL;
+	p->key = key;
+	if (!p->size) {
+		p->base = pi->start;
+		p->size = pi->end - pi->start;
+		p->nslabs = pi->nslabs;
+		p->restricted = pi->restricted;
+	}
+	return p;
+}
+
+void bpf_read(struct rt_bpf *b, struct rt_model *m)
+{
+	int pools_fd = bpf_map__fd(b->skel->maps.pools);
+	int pstats_fd = bpf_map__fd(b->skel->maps.pool_stats);
+	int devs_fd = bpf_map__fd(b->skel->maps.devices);
+	int dstats_fd = bpf_map__fd(b->skel->maps.dev_stats);
+	struct rdma_pool_info pi;
+	struct rdma_dev_info di;
+	struct rt_pool *p;
+	struct rt_dev *d;
+	__u64 key, *prev = NULL;
+
+	while (!bpf_map_get_next_key(pools_fd, prev, &key)) {
+		prev = &key;
+		if (bpf_map_lookup_elem(pools_fd, &key, &pi))
+			continue;
+		pi.name[RDMA_NAME_LEN - 1] = '\0';
+		p = pool_for(m, key, &pi);
+		if (p)
+			read_counters(b, pstats_fd, key, &p->cur);
+	}
+	prev = NULL;
+	while (!bpf_map_get_next_key(devs_fd, prev, &key)) {
+		prev = &key;
+		if (bpf_map_lookup_elem(devs_fd, &key, &di) || !di.name[0])
+			continue;
+		di.name[RDMA_NAME_LEN - 1] = '\0';
+		d = model_dev(m, di.name);
+		if (!d)
+			continue;
+		d->key = key;
+		p = model_pool_by_key(m, di.pool);
+		if (p && p->restricted && di.restricted)
+			snprintf(d->pool, sizeof(d->pool), "%s", p->name);
+		read_counters(b, dstats_fd, key, &d->cur);
+	}
+	m->self = b->skel->bss->self;
+}
+
+void bpf_close(struct rt_bpf *b)
+{
+	if (!b)
+		return;
+	ring_buffer__free(b->rb);
+	rdma_trace__destroy(b->skel);
+	free(b->percpu);
+	free(b);
+}

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sys collector: pools from debugfs and the device tree, devices from
+ * the device tree and sysfs.
+ *
+ * debugfs: the series keeps every pool at swiotlb/<node>/ (io_tlb_nslabs,
+ * io_tlb_used, io_tlb_used_hiwater, stats, devices); stock 6.1 has only
+ * io_tlb_nslabs and io_tlb_used, and puts a pool probed before swiotlb/
+ * exists at the debugfs root. Both layouts are read.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "collect.h"
+
+const struct sys_paths sys_default_paths = {
+	.debugfs = "/sys/kernel/debug",
+	.devicetree = "/proc/device-tree",
+	.sysfs = "/sys",
+};
+
+static int read_u64(const char *dir, const char *file, uint64_t *v)
+{
+	char path[PATH_MAX];
+	unsigned long long x;
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%llu", &x) == 1;
+	fclose(f);
+	if (!ok)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* A file's bytes (device-tree properties are binary). */
+static ssize_t read_blob(const char *path, void *buf, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len, f);
+	fclose(f);
+	return (ssize_t)n;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t cells(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v = v << 32 | be32(p + 4 * i);
+	return v;
+}
+
+static bool is_restricted_node(const char *dir)
+{
+	char path[PATH_MAX], compat[256];
+	ssize_t n, i;
+
+	snprintf(path, sizeof(path), "%s/compatible", dir);
+	n = read_blob(path, compat, sizeof(compat) - 1);
+	if (n <= 0)
+		return false;
+	compat[n] = '\0';
+	for (i = 0; i < n; i += (ssize_t)strlen(compat + i) + 1)
+		if (!strcmp(compat + i, "restricted-dma-pool"))
+			return true;
+	return false;
+}
+
+/* Base and size of a reserved-memory node from its reg. */
+static bool dt_reg(const struct sys_paths *sp, const char *name, uint64_t *base,
+		   uint64_t *size)
+{
+	char path[PATH_MAX];
+	unsigned char buf[32];
+	int ac = 2, sc = 2;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/reserved-memory/#address-cells", sp->devicetree);
+	if (read_blob(path, buf, 4) == 4)
+		ac = (int)be32(buf);
+	snprintf(path, sizeof(path), "%s/reserved-memory/#size-cells", sp->devicetree);
+	if (read_blob(path, buf, 4) == 4)
+		sc = (int)be32(buf);
+	if (ac < 1 || ac > 2 || sc < 1 || sc > 2)
+		return false;
+	snprintf(path, sizeof(path), "%s/reserved-memory/%s/reg", sp->devicetree, name);
+	n = read_blob(path, buf, sizeof(buf));
+	if (n < 4 * (ac + sc))
+		return false;
+	*base = cells(buf, ac);
+	*size = cells(buf + 4 * ac, sc);
+	return true;
+}
+
+/* The "stats" file of the series: key value lines. */
+static void read_stats(const char *dir, struct rt_pool *p)
+{
+	char path[PATH_MAX], key[64];
+	unsigned long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/stats", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fscanf(f, "%63s %llu", key, &v) == 2) {
+		if (!strcmp(key, "base"))
+			p->base = v;
+		else if (!strcmp(key, "size"))
+			p->size = v;
+		else if (!strcmp(key, "devices"))
+			p->ndevices = v;
+	}
+	fclose(f);
+}
+
+static void read_pool_devices(struct rt_model *m, const char *dir, const char *pool)
+{
+	char path[PATH_MAX], name[RDMA_NAME_LEN + 16];
+	struct rt_dev *d;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/devices", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(name, sizeof(name), f)) {
+		name[strcspn(name, "\n")] = '\0';
+		if (!name[0])
+			continue;
+		d = model_dev(m, name);
+		if (!d)
+			break;
+		snprintf(d->pool, sizeof(d->pool), "%s", pool);
+		d->restricted = true;
+	}
+	fclose(f);
+}
+
+static void read_pool_dir(struct rt_model *m, const struct sys_paths *sp, const char *dir,
+			  const char *name)
+{
+	struct rt_pool *p = model_pool(m, name);
+	const char *at;
+
+	if (!p)
+		return;
+	p->restricted = true;
+	read_u64(dir, "io_tlb_nslabs", &p->nslabs);
+	p->have_used = !read_u64(dir, "io_tlb_used", &p->used);
+	p->have_hiwater = !read_u64(dir, "io_tlb_used_hiwater", &p->hiwater);
+	if (p->have_hiwater)
+		m->features |= RT_F_HIWATER;
+	/*
+	 * Base and size never change: stats is read once. It is not cheap (the
+	 * kernel scans the pool's slots under its lock for free_run_max).
+	 */
+	if (!p->size)
+		read_stats(dir, p);
+	if (!p->size && !dt_reg(sp, name, &p->base, &p->size)) {
+		/* Last resort: the node's unit address and the slot count. */
+		at = strchr(name, '@');
+		if (at)
+			p->base = strtoull(at + 1, NULL, 16);
+		p->size = p->nslabs * RT_SLOT_SIZE;
+	}
+	read_pool_devices(m, dir, name);
+}
+
+static void scan_pool_dirs(struct rt_model *m, const struct sys_paths *sp, const char *root,
+			   bool skip_swiotlb)
+{
+	char dir[PATH_MAX], probe[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir(root);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || (skip_swiotlb && !strcmp(de->d_name, "swiotlb")))
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", root, de->d_name);
+		snprintf(probe, sizeof(probe), "%s/io_tlb_nslabs", dir);
+		if (access(probe, R_OK))
+			continue;
+		read_pool_dir(m, sp, dir, de->d_name);
+	}
+	closedir(d);
+}
+
+/* Restricted pools the device tree declares, even before any device uses one. */
+static void scan_dt_pools(struct rt_model *m, const struct sys_paths *sp)
+{
+	char root[PATH_MAX], dir[PATH_MAX];
+	struct dirent *de;
+	struct rt_pool *p;
+	uint64_t base, size;
+	DIR *d;
+
+	snprintf(root, sizeof(root), "%s/reserved-memory", sp->devicetree);
+	d = opendir(root);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", root, de->d_name);
+		if (!is_restricted_node(dir) || !dt_reg(sp, de->d_name, &base, &size))
+			continue;
+		p = model_pool(m, de->d_name);
+		if (!p)
+			break;
+		p->restricted = true;
+		if (!p->size) {
+			p->base = base;
+			p->size = size;
+			p->nslabs = size / RT_SLOT_SIZE;
+		}
+		/* Not set up yet (no device probed with it): nothing in use. */
+		if (!p->have_used) {
+			p->used = 0;
+			p->have_used = true;
+		}
+	}
+	closedir(d);
+}
+
+void sys_pools(struct rt_model *m, const struct sys_paths *sp)
+{
+	char root[PATH_MAX];
+
+	snprintf(root, sizeof(root), "%s/swiotlb", sp->debugfs);
+	scan_pool_dirs(m, sp, root, false);
+	scan_pool_dirs(m, sp, sp->debugfs, true);
+	scan_dt_pools(m, sp);
+}
+
+/* The name of the restricted pool among a node's memory-region phandles. */
+static bool dt_pool_of(const struct sys_paths *sp, const char *of_node, char *pool,
+		       size_t len)
+{
+	char path[PATH_MAX], root[PATH_MAX], node[PATH_MAX];
+	unsigned char regions[64], ph[4];
+	struct dirent *de;
+	ssize_t n, i;
+	bool found = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/memory-region", of_node);
+	n = read_blob(path, regions, sizeof(regions));
+	if (n < 4)
+		return false;
+	snprintf(root, sizeof(root), "%s/reserved-memory", sp->devicetree);
+	for (i = 0; i + 4 <= n && !found; i += 4) {
+		d = opendir(root);
+		if (!d)
+			return false;
+		while (!found && (de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(node, sizeof(node), "%s/%s", root, de->d_name);
+			snprintf(path, sizeof(path), "%s/phandle", node);
+			if (read_blob(path, ph, 4) != 4 || memcmp(ph, regions + i, 4) ||
+			    !is_restricted_node(node))
+				continue;
+			snprintf(pool, len, "%s", de->d_name);
+			found = true;
+		}
+		closedir(d);
+	}
+	return found;
+}
+
+/*
+ * A device's pool per the device tree: its own node's memory-region, or
+ * the nearest ancestor's (PCI functions take the host bridge's).
+ */
+static bool dev_dt_pool(const struct sys_paths *sp, const char *devdir, char *pool,
+			size_t len)
+{
+	char real[PATH_MAX], node[PATH_MAX + 16];
+	char *slash;
+
+	if (!realpath(devdir, real))
+		return false;
+	for (;;) {
+		snprintf(node, sizeof(node), "%s/of_node", real);
+		if (!access(node, F_OK) && dt_pool_of(sp, node, pool, len))
+			return true;
+		slash = strrchr(real, '/');
+		if (!slash || slash == real || !strcmp(real, "/sys/devices"))
+			return false;
+		*slash = '\0';
+	}
+}
+
+static void scan_bus(struct rt_model *m, const struct sys_paths *sp, const char *bus)
+{
+	char root[PATH_MAX], devdir[PATH_MAX], pool[RDMA_NAME_LEN];
+	struct dirent *de;
+	struct rt_dev *dev;
+	DIR *d;
+
+	snprintf(root, sizeof(root), "%s/bus/%s/devices", sp->sysfs, bus);
+	d = opendir(root);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(devdir, sizeof(devdir), "%s/%s", root, de->d_name);
+		if (!dev_dt_pool(sp, devdir, pool, sizeof(pool)))
+			continue;
+		dev = model_dev(m, de->d_name);
+		if (!dev)
+			break;
+		if (!dev->pool[0])
+			snprintf(dev->pool, sizeof(dev->pool), "%s", pool);
+		dev->restricted = true;
+	}
+	closedir(d);
+}
+
+/* Finds a device by name on any bus; whether a driver is bound. */
+static bool dev_exists(const struct sys_paths *sp, const char *name, bool *bound)
+{
+	static const char *const usual[] = { "platform", "pci" };
+	char root[PATH_MAX], path[PATH_MAX * 2];
+	struct dirent *de;
+	bool found = false;
+	size_t i;
+	DIR *d;
+
+	for (i = 0; i < sizeof(usual) / sizeof(usual[0]); i++) {
+		snprintf(path, sizeof(path), "%s/bus/%s/devices/%s", sp->sysfs, usual[i], name);
+		if (access(path, F_OK))
+			continue;
+		snprintf(path, sizeof(path), "%s/bus/%s/devices/%s/driver", sp->sysfs, usual[i],
+			 name);
+		*bound = !access(path, F_OK);
+		return true;
+	}
+	snprintf(root, sizeof(root), "%s/bus", sp->sysfs);
+	d = opendir(root);
+	if (!d)
+		return true;	/* no sysfs to ask: assume it is there */
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/devices/%s", root, de->d_name, name);
+		if (access(path, F_OK))
+			continue;
+		found = true;
+		snprintf(path, sizeof(path), "%s/%s/devices/%s/driver", root, de->d_name, name);
+		*bound = !access(path, F_OK);
+	}
+	closedir(d);
+	return found;
+}
+
+void sys_devices(struct rt_model *m, const struct sys_paths *sp, bool rescan)
+{
+	struct rt_pool *p;
+	size_t i;
+
+	if (rescan) {
+		scan_bus(m, sp, "platform");
+		scan_bus(m, sp, "pci");
+	}
+	for (i = 0; i < m->ndevs; i++) {
+		struct rt_dev *d = &m->devs[i];
+
+		/* In sysfs is alive, whoever reported it this interval. */
+		d->seen = dev_exists(sp, d->name, &d->bound) ? m->gen : 0;
+		p = d->pool[0] ? model_find_pool(m, d->pool) : NULL;
+		d->restricted = p && p->restricted;
+	}
+}

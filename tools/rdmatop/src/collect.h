@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Collectors: where the model's numbers come from.
+ *  - sys: debugfs (pools, their use, their devices) and the device tree
+ *    (which device names which pool, whether a driver is bound);
+ *  - bpf: the rdma_trace program's maps and ring buffer.
+ * One interval: model_begin, sys_pools, bpf_read, sys_devices.
+ */
+#ifndef RDMATOP_COLLECT_H
+#define RDMATOP_COLLECT_H
+
+#include <stddef.h>
+#include "model.h"
+
+/* Where the kernel's files are; tests point these elsewhere. */
+struct sys_paths {
+	const char *debugfs;		/* /sys/kernel/debug */
+	const char *devicetree;		/* /proc/device-tree */
+	const char *sysfs;		/* /sys */
+};
+
+extern const struct sys_paths sys_default_paths;
+
+/* Pools from debugfs (both layouts) and the device tree; sets RT_F_HIWATER. */
+void sys_pools(struct rt_model *m, const struct sys_paths *p);
+/*
+ * Devices: liveness and binding; with @rescan, also the device tree's pool
+ * assignments (a walk of every platform and PCI device: not every interval).
+ */
+void sys_devices(struct rt_model *m, const struct sys_paths *p, bool rescan);
+
+struct rt_bpf;
+
+/*
+ * bpf_open - load and attach rdma_trace, with only the programs whose
+ * tracepoints this kernel has. @features gets the enum rt_feature bits.
+ * Returns NULL with a one-line reason in @err.
+ */
+struct rt_bpf *bpf_open(int verbose, unsigned int *features, char *err, size_t errlen);
+/* An fd that polls readable when rare events wait. */
+int bpf_events_fd(struct rt_bpf *b);
+/* Moves waiting rare events into the model. */
+void bpf_events(struct rt_bpf *b, struct rt_model *m);
+/* Reads the maps into the model. */
+void bpf_read(struct rt_bpf *b, struct rt_model *m);
+void bpf_close(struct rt_bpf *b);
+
+/*
+ * Checks what rdmatop needs before it loads anything: privileges, debugfs,
+ * tracefs, BTF. Returns 0 or -1 with one line naming what is missing and
+ * how to fix it.
+ */
+int env_check(bool need_bpf, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rdmatop: live restricted DMA pools and the devices that use them.
+ *
+ * One loop: wait for the interval (consuming rare events and keys), take
+ * a sample into the model, hand the model to the chosen output.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include "collect.h"
+#include "options.h"
+#include "output.h"
+#include "screen.h"
+#include "view.h"
+
+#define RDMATOP_VERSION "1.0"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double now_s(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (double)tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+struct rdmatop {
+	struct rt_opts opts;
+	struct rt_model model;
+	struct rt_bpf *bpf;
+	struct screen *screen;
+};
+
+/*
+ * The device tree's assignments are walked at start, when a device attached
+ * or detached, and every RESCAN intervals; they rarely change.
+ */
+#define RESCAN 30
+
+static bool attach_seen(const struct rt_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->ninterval; i++)
+		if (m->interval_events[i].ev.type == RDMA_EV_ATTACH ||
+		    m->interval_events[i].ev.type == RDMA_EV_DETACH)
+			return true;
+	return false;
+}
+
+static void sample(struct rdmatop *t)
+{
+	struct rt_model *m = &t->model;
+
+	model_begin(m, now_s());
+	sys_pools(m, &sys_default_paths);
+	if (t->bpf) {
+		bpf_events(t->bpf, m);
+		bpf_read(t->bpf, m);
+	}
+	sys_devices(m, &sys_default_paths, m->gen % RESCAN == 1 || attach_seen(m));
+	model_sort(m, t->opts.sort, t->opts.reverse);
+}
+
+/*
+ * Waits until @deadline (seconds since the epoch), moving rare events into
+ * the model and handling keys. Returns false when it is time to stop.
+ */
+static bool wait_until(struct rdmatop *t, double deadline)
+{
+	struct pollfd fds[2];
+	enum screen_action a;
+	int nfds = 0, ms, ret;
+	double left;
+
+	if (t->bpf) {
+		fds[nfds].fd = bpf_events_fd(t->bpf);
+		fds[nfds++].events = POLLIN;
+	}
+	if (t->screen) {
+		fds[nfds].fd = STDIN_FILENO;
+		fds[nfds++].events = POLLIN;
+	}
+	while (!stop) {
+		left = deadline - now_s();
+		if (left <= 0)
+			return true;
+		ms = (int)(left * 1000) + 1;
+		ret = poll(fds, (nfds_t)nfds, ms);
+		if (ret < 0 && errno != EINTR)
+			return false;
+		if (ret <= 0)
+			continue;
+		if (t->bpf && (fds[0].revents & POLLIN))
+			bpf_events(t->bpf, &t->model);
+		if (t->screen && (fds[nfds - 1].revents & POLLIN)) {
+			a = screen_keys(t->screen, &t->opts);
+			if (a == SCREEN_QUIT)
+				return false;
+			if (a == SCREEN_REDRAW) {
+				model_sort(&t->model, t->opts.sort, t->opts.reverse);
+				screen_draw(t->screen, &t->model, &t->opts);
+			}
+			if (a == SCREEN_INTERVAL)
+				return true;
+		}
+	}
+	return false;
+}
+
+static int emit(struct rdmatop *t)
+{
+	char err[512];
+
+	switch (t->opts.mode) {
+	case RT_MODE_SCREEN:
+		if (!screen_paused(t->screen))
+			screen_draw(t->screen, &t->model, &t->opts);
+		break;
+	case RT_MODE_BATCH:
+		out_batch(&t->model, stdout, t->opts.filter);
+		break;
+	case RT_MODE_JSON:
+		out_json(&t->model, stdout, t->opts.filter);
+		break;
+	default:
+		break;
+	}
+	model_events_done(&t->model);
+	if (t->opts.prometheus && prom_write(&t->model, t->opts.prometheus, err, sizeof(err))) {
+		fprintf(stderr, "rdmatop: %s\n", err);
+		return -1;
+	}
+	if (ferror(stdout))
+		return -1;
+	return 0;
+}
+
+static int run_check(struct rdmatop *t)
+{
+	double start = now_s();
+
+	if (!(t->model.features & RT_F_OOP_CHECK)) {
+		fprintf(stderr, "rdmatop: --check cannot verify on this kernel: it lacks the "
+			"dma: trace events of the restricted DMA series (fallback mode)\n");
+		return RT_EXIT_SETUP;
+	}
+	fprintf(stderr, "rdmatop: checking every DMA of restricted devices for %.1fs\n",
+		t->opts.duration);
+	wait_until(t, start + t->opts.duration);
+	sample(t);
+	model_events_done(&t->model);
+	return check_verdict(&t->model, t->opts.failures_warn, now_s() - start, stdout);
+}
+
+static int run_loop(struct rdmatop *t)
+{
+	double next = now_s();
+	long n = 0;
+
+	for (;;) {
+		next += t->opts.delay;
+		if (!wait_until(t, next))
+			break;
+		if (next < now_s() - t->opts.delay)
+			next = now_s();	/* fell behind (paused, suspended): resync */
+		sample(t);
+		if (emit(t))
+			return RT_EXIT_SETUP;
+		if (t->opts.iterations && ++n >= t->opts.iterations)
+			break;
+	}
+	return RT_EXIT_OK;
+}
+
+static void warn_fallback(const struct rt_model *m)
+{
+	char line[512];
+
+	view_unavailable(m, line, sizeof(line));
+	if (line[0])
+		fprintf(stderr, "rdmatop: %s\n", line);
+}
+
+int main(int argc, char **argv)
+{
+	struct rdmatop t;
+	char err[512];
+	int status;
+
+	memset(&t, 0, sizeof(t));
+	status = options_parse(&t.opts, argc, argv, isatty(STDOUT_FILENO), stderr);
+	if (status)
+		return status;
+	if (t.opts.help) {
+		options_usage(stdout);
+		return RT_EXIT_OK;
+	}
+	if (t.opts.version) {
+		printf("rdmatop %s\n", RDMATOP_VERSION);
+		return RT_EXIT_OK;
+	}
+	if (env_check(!t.opts.no_bpf, err, sizeof(err))) {
+		fprintf(stderr, "rdmatop: %s\n", err);
+		return RT_EXIT_SETUP;
+	}
+	model_init(&t.model);
+	if (!t.opts.no_bpf) {
+		t.bpf = bpf_open(t.opts.verbose, &t.model.features, err, sizeof(err));
+		if (!t.bpf) {
+			fprintf(stderr, "rdmatop: %s\n", err);
+			return RT_EXIT_SETUP;
+		}
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+
+	/* The baseline: every later interval reports what happened since. */
+	sample(&t);
+	model_events_done(&t.model);
+	if (t.opts.mode != RT_MODE_SCREEN && t.opts.mode != RT_MODE_JSON)
+		warn_fallback(&t.model);
+
+	if (t.opts.mode == RT_MODE_CHECK) {
+		status = run_check(&t);
+	} else {
+		if (t.opts.mode == RT_MODE_SCREEN) {
+			t.screen = screen_open();
+			if (!t.screen) {
+				fprintf(stderr, "rdmatop: no terminfo entry for TERM=%s: set TERM "
+					"to a known terminal, or use -b\n",
+					getenv("TERM") ? getenv("TERM") : "");
+				status = RT_EXIT_SETUP;
+				goto out;
+			}
+			screen_draw(t.screen, &t.model, &t.opts);
+		}
+		status = run_loop(&t);
+		screen_close(t.screen);
+	}
+out:
+	bpf_close(t.bpf);
+	model_free(&t.model);
+	return status;
+}

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --check: did every DMA of every restricted device land inside its pool,
+ * and did no pool fail, during the window? The BPF program's counters
+ * start at zero when it attaches, so they cover exactly the window.
+ */
+#include "options.h"
+#include "output.h"
+
+static void oop_line(FILE *out, const struct rt_dev *d)
+{
+	const rt_counters *c = &d->cur;
+	const struct rt_oop *o = &d->last_oop;
+
+	fprintf(out, "rdmatop: FAIL %s: %llu out-of-pool DMA range(s) (kernel audit %llu, "
+		"rdmatop check %llu), pool %s",
+		d->name, (unsigned long long)rt_oop(c), (unsigned long long)c->oop_kernel,
+		(unsigned long long)c->oop_check, d->pool[0] ? d->pool : "?");
+	if (o->api[0])
+		fprintf(out, "; last %s %#llx+%llu outside [%#llx-%#llx)", o->api,
+			(unsigned long long)o->addr, (unsigned long long)o->size,
+			(unsigned long long)o->pool_start, (unsigned long long)o->pool_end);
+	fputc('\n', out);
+}
+
+int check_verdict(const struct rt_model *m, bool failures_warn, double secs, FILE *out)
+{
+	uint64_t maps = 0, checked = 0;
+	int status = RT_EXIT_OK;
+	size_t i;
+
+	for (i = 0; i < m->ndevs; i++) {
+		const struct rt_dev *d = &m->devs[i];
+		const rt_counters *c = &d->cur;
+
+		maps += c->maps;
+		checked += d->restricted;
+		if (rt_oop(c)) {
+			oop_line(out, d);
+			status = RT_EXIT_CHECK_FAILED;
+		} else if (rt_failures(c)) {
+			fprintf(out, "rdmatop: %s %s: %llu map and %llu coherent allocation "
+				"failure(s) in pool %s\n",
+				failures_warn ? "WARN" : "FAIL", d->name,
+				(unsigned long long)c->map_failures,
+				(unsigned long long)c->alloc_failures,
+				d->pool[0] ? d->pool : "?");
+			if (!failures_warn)
+				status = RT_EXIT_CHECK_FAILED;
+		}
+	}
+	if (status == RT_EXIT_OK)
+		fprintf(out, "rdmatop: ok: no out-of-pool DMA%s in %.1fs (%zu devices, %llu with "
+			"a restricted pool, %llu mappings)\n",
+			failures_warn ? "" : " and no pool failure", secs, m->ndevs,
+			(unsigned long long)checked, (unsigned long long)maps);
+	return status;
+}

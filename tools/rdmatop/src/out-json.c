@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --json: NDJSON, one object per interval. Every key is documented in
+ * Documentation/rdmatop.md; a number the kernel cannot give is null.
+ */
+#include <math.h>
+#include "hist.h"
+#include "output.h"
+
+struct jw {
+	FILE *f;
+	bool first;
+};
+
+static void j_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void j_key(struct jw *w, const char *k)
+{
+	if (!w->first)
+		fputc(',', w->f);
+	w->first = false;
+	j_str(w->f, k);
+	fputc(':', w->f);
+}
+
+static void j_open(struct jw *w, const char *k, char brace)
+{
+	if (k)
+		j_key(w, k);
+	else if (!w->first)
+		fputc(',', w->f);
+	w->first = true;
+	fputc(brace, w->f);
+}
+
+static void j_close(struct jw *w, char brace)
+{
+	fputc(brace, w->f);
+	w->first = false;
+}
+
+static void j_u64(struct jw *w, const char *k, uint64_t v, bool avail)
+{
+	j_key(w, k);
+	if (avail)
+		fprintf(w->f, "%llu", (unsigned long long)v);
+	else
+		fputs("null", w->f);
+}
+
+static void j_s64(struct jw *w, const char *k, int64_t v, bool avail)
+{
+	j_key(w, k);
+	if (avail)
+		fprintf(w->f, "%lld", (long long)v);
+	else
+		fputs("null", w->f);
+}
+
+static void j_num(struct jw *w, const char *k, double v, bool avail)
+{
+	j_key(w, k);
+	if (avail && isfinite(v))
+		fprintf(w->f, "%.6g", v);
+	else
+		fputs("null", w->f);
+}
+
+static void j_bool(struct jw *w, const char *k, bool v)
+{
+	j_key(w, k);
+	fputs(v ? "true" : "false", w->f);
+}
+
+static void j_string(struct jw *w, const char *k, const char *v)
+{
+	j_key(w, k);
+	if (v)
+		j_str(w->f, v);
+	else
+		fputs("null", w->f);
+}
+
+static bool has(const struct rt_model *m, unsigned int f)
+{
+	return (m->features & f) == f;
+}
+
+/* The counters pools and devices share. */
+static void j_counters(struct jw *w, const struct rt_model *m, const rt_counters *c,
+		       const rt_counters *p)
+{
+	bool bpf = has(m, RT_F_BPF), dir = has(m, RT_F_DIRECTION);
+	bool unmap = has(m, RT_F_UNMAP), rate = bpf && m->dt > 0;
+
+	j_u64(w, "maps_total", c->maps, bpf);
+	j_num(w, "maps_per_s", rt_rate(c->maps, p->maps, m->dt), rate);
+	j_u64(w, "unmaps_total", c->unmaps, unmap);
+	j_u64(w, "map_bytes_total", c->map_bytes, bpf);
+	j_num(w, "map_bytes_per_s", rt_rate(c->map_bytes, p->map_bytes, m->dt), rate);
+	j_u64(w, "bytes_to_device_total", c->bytes_to_device, dir);
+	j_u64(w, "bytes_from_device_total", c->bytes_from_device, dir);
+	j_num(w, "bytes_to_device_per_s",
+	      rt_rate(c->bytes_to_device, p->bytes_to_device, m->dt), rate && dir);
+	j_num(w, "bytes_from_device_per_s",
+	      rt_rate(c->bytes_from_device, p->bytes_from_device, m->dt), rate && dir);
+	j_s64(w, "inflight", c->inflight, unmap);
+	j_s64(w, "inflight_bytes", c->inflight_bytes, unmap);
+	j_u64(w, "map_failures_total", c->map_failures, has(m, RT_F_FAILURES));
+	j_u64(w, "alloc_failures_total", c->alloc_failures, has(m, RT_F_FAILURES));
+	j_u64(w, "allocs_total", c->allocs, has(m, RT_F_COHERENT));
+	j_u64(w, "frees_total", c->frees, has(m, RT_F_COHERENT));
+	j_u64(w, "out_of_pool_kernel_total", c->oop_kernel, has(m, RT_F_OOP_KERNEL));
+	j_u64(w, "out_of_pool_check_total", c->oop_check, has(m, RT_F_OOP_CHECK));
+	j_u64(w, "refused_total", c->refused, has(m, RT_F_OOP_KERNEL));
+}
+
+static void j_percentiles(struct jw *w, const struct rt_model *m, const rt_counters *c,
+			  const rt_counters *p)
+{
+	uint64_t d[RDMA_HIST_SLOTS];
+	double v;
+	bool ok;
+
+	rt_hist_delta(c->size_hist, p->size_hist, d);
+	ok = has(m, RT_F_BPF) && hist_percentile(d, RDMA_HIST_SLOTS, 50, &v);
+	j_num(w, "size_p50_bytes", ok ? v : 0, ok);
+	ok = has(m, RT_F_BPF) && hist_percentile(d, RDMA_HIST_SLOTS, 99, &v);
+	j_num(w, "size_p99_bytes", ok ? v : 0, ok);
+	rt_hist_delta(c->time_hist, p->time_hist, d);
+	ok = has(m, RT_F_UNMAP) && hist_percentile(d, RDMA_HIST_SLOTS, 50, &v);
+	j_num(w, "time_p50_ns", ok ? v : 0, ok);
+	ok = has(m, RT_F_UNMAP) && hist_percentile(d, RDMA_HIST_SLOTS, 99, &v);
+	j_num(w, "time_p99_ns", ok ? v : 0, ok);
+}
+
+static void j_pool(struct jw *w, const struct rt_model *m, const struct rt_pool *p)
+{
+	j_open(w, NULL, '{');
+	j_string(w, "name", p->name);
+	j_bool(w, "live", model_pool_live(m, p));
+	j_bool(w, "restricted", p->restricted);
+	j_u64(w, "base", p->base, true);
+	j_u64(w, "size", p->size, true);
+	j_u64(w, "nslabs", p->nslabs, true);
+	j_u64(w, "used_slots", p->used, p->have_used);
+	j_u64(w, "used_bytes", rt_used_bytes(p), p->have_used);
+	j_num(w, "used_pct", rt_pct(rt_used_bytes(p), p->size), p->have_used);
+	j_u64(w, "hiwater_slots", p->hiwater, p->have_hiwater);
+	j_u64(w, "hiwater_bytes", rt_hiwater_bytes(p), p->have_hiwater);
+	j_num(w, "hiwater_pct", rt_pct(rt_hiwater_bytes(p), p->size), p->have_hiwater);
+	j_counters(w, m, &p->cur, &p->prev);
+	j_close(w, '}');
+}
+
+static void j_dev(struct jw *w, const struct rt_model *m, const struct rt_dev *d)
+{
+	const struct rt_oop *o = &d->last_oop;
+
+	j_open(w, NULL, '{');
+	j_string(w, "name", d->name);
+	j_string(w, "pool", d->pool[0] ? d->pool : NULL);
+	j_bool(w, "live", model_dev_live(m, d));
+	j_bool(w, "restricted", d->restricted);
+	j_bool(w, "bound", d->bound);
+	j_counters(w, m, &d->cur, &d->prev);
+	j_percentiles(w, m, &d->cur, &d->prev);
+	if (o->api[0]) {
+		j_open(w, "last_out_of_pool", '{');
+		j_string(w, "api", o->api);
+		j_u64(w, "addr", o->addr, true);
+		j_u64(w, "size", o->size, true);
+		j_u64(w, "pool_start", o->pool_start, true);
+		j_u64(w, "pool_end", o->pool_end, true);
+		j_close(w, '}');
+	} else {
+		j_string(w, "last_out_of_pool", NULL);
+	}
+	j_close(w, '}');
+}
+
+static const char *event_type(unsigned int t)
+{
+	static const char *const names[] = {
+		[RDMA_EV_ATTACH] = "attach", [RDMA_EV_DETACH] = "detach",
+		[RDMA_EV_MAP_FAILED] = "map_failed", [RDMA_EV_ALLOC_FAILED] = "alloc_failed",
+		[RDMA_EV_OOP_KERNEL] = "out_of_pool_kernel",
+		[RDMA_EV_OOP_CHECK] = "out_of_pool_check",
+	};
+
+	return t < sizeof(names) / sizeof(names[0]) && names[t] ? names[t] : "unknown";
+}
+
+static void j_event(struct jw *w, const struct rt_event *e)
+{
+	const struct rdma_event *ev = &e->ev;
+
+	j_open(w, NULL, '{');
+	j_string(w, "type", event_type(ev->type));
+	j_num(w, "time", e->time, true);
+	j_string(w, "device", ev->dev_name);
+	j_string(w, "pool", ev->pool_name[0] ? ev->pool_name : NULL);
+	j_string(w, "api", ev->api[0] ? ev->api : NULL);
+	j_u64(w, "addr", ev->addr, true);
+	j_u64(w, "size", ev->size, true);
+	j_u64(w, "pool_start", ev->pool_start, true);
+	j_u64(w, "pool_end", ev->pool_end, true);
+	j_u64(w, "used_slots", ev->used, true);
+	j_u64(w, "nslabs", ev->nslabs, true);
+	j_bool(w, "refused", ev->refused);
+	j_close(w, '}');
+}
+
+void out_json(const struct rt_model *m, FILE *f, const char *filter)
+{
+	struct jw w = { .f = f, .first = true };
+	unsigned int bit;
+	size_t i;
+
+	j_open(&w, NULL, '{');
+	j_num(&w, "time", m->now, true);
+	j_num(&w, "interval_s", m->dt, m->dt > 0);
+	j_string(&w, "mode", (m->features & RT_F_ALL) == RT_F_ALL ? "full" : "fallback");
+	j_open(&w, "unavailable", '[');
+	for (bit = 1; bit & RT_F_ALL; bit <<= 1) {
+		if (m->features & bit)
+			continue;
+		if (!w.first)
+			fputc(',', f);
+		w.first = false;
+		j_str(f, rt_feature_name(bit));
+	}
+	j_close(&w, ']');
+	j_u64(&w, "ringbuf_drops_total", m->self.ringbuf_drops, has(m, RT_F_BPF));
+	j_u64(&w, "inflight_untracked_total", m->self.inflight_full, has(m, RT_F_BPF));
+	j_open(&w, "pools", '[');
+	for (i = 0; i < m->npools; i++)
+		if (rt_pool_match(&m->pools[i], filter))
+			j_pool(&w, m, &m->pools[i]);
+	j_close(&w, ']');
+	j_open(&w, "devices", '[');
+	for (i = 0; i < m->ndevs; i++)
+		if (rt_dev_match(&m->devs[i], filter))
+			j_dev(&w, m, &m->devs[i]);
+	j_close(&w, ']');
+	j_open(&w, "events", '[');
+	for (i = 0; i < m->ninterval; i++)
+		j_event(&w, &m->interval_events[i]);
+	j_close(&w, ']');
+	j_close(&w, '}');
+	fputc('\n', f);
+	fflush(f);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The non-interactive outputs. Each reads the model only; the screen is
+ * in screen.h.
+ */
+#ifndef RDMATOP_OUTPUT_H
+#define RDMATOP_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "model.h"
+
+/* -b: one plain-text block per interval. */
+void out_batch(const struct rt_model *m, FILE *f, const char *filter);
+
+/* --json: one JSON object on one line per interval (keys: rdmatop.md). */
+void out_json(const struct rt_model *m, FILE *f, const char *filter);
+
+/* --prometheus: the text exposition format; prom_write is atomic. */
+void prom_render(const struct rt_model *m, FILE *f);
+int prom_write(const struct rt_model *m, const char *path, char *err, size_t errlen);
+
+/*
+ * --check: the verdict over the window. Prints one line per offending
+ * device to @out (or one "ok" line) and returns the exit status.
+ */
+int check_verdict(const struct rt_model *m, bool failures_warn, double secs, FILE *out);
+
+#endif

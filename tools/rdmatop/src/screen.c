@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The interactive screen (ncurses). Every frame is drawn into curses'
+ * virtual screen and sent with one refresh(), which only writes what
+ * changed: no flicker. Sizes are re-read on every frame, so a resize
+ * (KEY_RESIZE) simply draws again; 80x24 shows the most important
+ * columns of both panels (format.h: table_fit).
+ */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+#include "screen.h"
+#include "view.h"
+
+#define FILTER_LEN	RDMA_NAME_LEN
+
+enum panel { PANEL_POOLS, PANEL_DEVICES };
+
+struct screen {
+	SCREEN *term;
+	enum panel focus;
+	bool paused;
+	bool help;
+	bool editing;			/* typing a filter after '/' */
+	char filter[FILTER_LEN];
+	char edit[FILTER_LEN];
+};
+
+struct screen *screen_open(void)
+{
+	struct screen *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	/* Not initscr(): it exits when the terminal is unknown. */
+	s->term = newterm(NULL, stdout, stdin);
+	if (!s->term) {
+		free(s);
+		return NULL;
+	}
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	return s;
+}
+
+void screen_close(struct screen *s)
+{
+	if (!s)
+		return;
+	endwin();
+	delscreen(s->term);
+	free(s);
+}
+
+bool screen_paused(const struct screen *s)
+{
+	return s->paused;
+}
+
+static enum screen_action edit_key(struct screen *s, struct rt_opts *o, int c)
+{
+	size_t n = strlen(s->edit);
+
+	switch (c) {
+	case '\n':
+	case KEY_ENTER:
+		memcpy(s->filter, s->edit, sizeof(s->filter));
+		o->filter = s->filter[0] ? s->filter : NULL;
+		s->editing = false;
+		break;
+	case 27:	/* Esc */
+		s->editing = false;
+		break;
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
+		if (n)
+			s->edit[n - 1] = '\0';
+		break;
+	default:
+		if (c >= 0x20 && c < 0x7f && n + 1 < sizeof(s->edit)) {
+			s->edit[n] = (char)c;
+			s->edit[n + 1] = '\0';
+		}
+	}
+	return SCREEN_REDRAW;
+}
+
+enum screen_action screen_keys(struct screen *s, struct rt_opts *o)
+{
+	enum screen_action a = SCREEN_NONE;
+	int c;
+
+	while ((c = getch()) != ERR) {
+		if (c == KEY_RESIZE) {
+			a = SCREEN_REDRAW;
+			continue;
+		}
+		if (s->editing) {
+			a = edit_key(s, o, c);
+			continue;
+		}
+		if (s->help) {
+			s->help = false;
+			a = SCREEN_REDRAW;
+			continue;
+		}
+		switch (c) {
+		case 'q':
+		case 'Q':
+			return SCREEN_QUIT;
+		case 's':
+			o->sort = (o->sort + 1) % RT_SORT_COUNT;
+			a = SCREEN_REDRAW;
+			break;
+		case 'S':
+			o->reverse = !o->reverse;
+			a = SCREEN_REDRAW;
+			break;
+		case '\t':
+			s->focus = s->focus == PANEL_POOLS ? PANEL_DEVICES : PANEL_POOLS;
+			a = SCREEN_REDRAW;
+			break;
+		case '/':
+			s->editing = true;
+			memcpy(s->edit, s->filter, sizeof(s->edit));
+			a = SCREEN_REDRAW;
+			break;
+		case 'h':
+		case '?':
+			s->help = true;
+			a = SCREEN_REDRAW;
+			break;
+		case ' ':
+			s->paused = !s->paused;
+			a = SCREEN_REDRAW;
+			break;
+		case '+':
+			o->delay = o->delay * 2 > 60 ? 60 : o->delay * 2;
+			a = SCREEN_INTERVAL;
+			break;
+		case '-':
+			o->delay = o->delay / 2 < 0.25 ? 0.25 : o->delay / 2;
+			a = SCREEN_INTERVAL;
+			break;
+		}
+		if (a == SCREEN_INTERVAL)
+			return a;
+	}
+	return a;
+}
+
+struct draw_ctx {
+	int y0;		/* first screen row of the table */
+	int rows;	/* rows it may use, header included */
+	int cols;
+	bool focus;
+};
+
+static void put_row(void *vctx, int row, const char *text)
+{
+	struct draw_ctx *d = vctx;
+
+	if (row >= d->rows)
+		return;
+	if (!row)
+		attron(A_REVERSE);
+	mvaddnstr(d->y0 + row, 0, text, d->cols);
+	if (!row)
+		attroff(A_REVERSE);
+}
+
+static void title(int y, int cols, const char *text, bool focus)
+{
+	if (focus)
+		attron(A_BOLD);
+	mvaddnstr(y, 0, text, cols);
+	if (focus)
+		attroff(A_BOLD);
+}
+
+static void draw_help(int rows, int cols)
+{
+	static const char *const lines[] = {
+		"rdmatop keys",
+		"",
+		"  q        quit",
+		"  s / S    next sort column / reverse the sort",
+		"  tab      switch panel (the focused one gets the room)",
+		"  /        filter by device or pool name (Enter sets, Esc cancels)",
+		"  space    pause and resume",
+		"  + / -    slower / faster interval",
+		"  h        this help (any key closes it)",
+		"",
+		"OOP: out-of-pool DMA ranges; FAIL: pool map or allocation failures;",
+		"INFLT: mappings not yet unmapped; SZ/T: size and time in flight p50/p99",
+	};
+	int i, n = (int)(sizeof(lines) / sizeof(lines[0]));
+
+	for (i = 0; i < n && i + 2 < rows; i++) {
+		move(i + 2, 0);
+		clrtoeol();
+		mvaddnstr(i + 2, 2, lines[i], cols - 2);
+	}
+}
+
+void screen_draw(struct screen *s, const struct rt_model *m, const struct rt_opts *o)
+{
+	struct draw_ctx d;
+	char line[1024];
+	int rows, cols, y, pool_rows, dev_rows, avail;
+	size_t npools = m->npools, ndevs = m->ndevs;
+
+	getmaxyx(stdscr, rows, cols);
+	erase();
+	view_header(m, line, sizeof(line));
+	mvaddnstr(0, 0, line, cols);
+	view_unavailable(m, line, sizeof(line));
+	if (!line[0])
+		snprintf(line, sizeof(line), "sort %s%s  interval %.2gs%s%s%s  h: help",
+			 rt_sort_name(o->sort), o->reverse ? " (reversed)" : "", o->delay,
+			 s->paused ? "  PAUSED" : "", o->filter ? "  filter " : "",
+			 o->filter ? o->filter : "");
+	mvaddnstr(1, 0, line, cols);
+
+	/* Two panels share the rows between line 2 and the last line. */
+	avail = rows - 4;
+	if (avail < 4)
+		avail = 4;
+	pool_rows = (int)npools + 2;
+	dev_rows = (int)ndevs + 2;
+	if (pool_rows + dev_rows > avail) {
+		if (s->focus == PANEL_POOLS) {
+			dev_rows = avail / 3 > 3 ? avail / 3 : 3;
+			if (pool_rows > avail - dev_rows)
+				pool_rows = avail - dev_rows;
+			dev_rows = avail - pool_rows;
+		} else {
+			pool_rows = avail / 3 > 3 ? avail / 3 : 3;
+			if (dev_rows > avail - pool_rows)
+				dev_rows = avail - pool_rows;
+			pool_rows = avail - dev_rows;
+		}
+	}
+	y = 2;
+	title(y, cols, "Pools", s->focus == PANEL_POOLS);
+	d = (struct draw_ctx){ y + 1, pool_rows - 1, cols, s->focus == PANEL_POOLS };
+	view_pools_table(m, cols, o->filter, put_row, &d);
+	y += pool_rows;
+	title(y, cols, "Devices", s->focus == PANEL_DEVICES);
+	d = (struct draw_ctx){ y + 1, dev_rows - 1, cols, s->focus == PANEL_DEVICES };
+	view_devs_table(m, cols, o->filter, put_row, &d);
+
+	/* The last line: the newest rare event, or the filter being typed. */
+	if (s->editing) {
+		snprintf(line, sizeof(line), "filter: %s_", s->edit);
+	} else if (m->nrecent) {
+		view_event(&m->recent[(m->recent_head + RT_RECENT - 1) % RT_RECENT], line,
+			   sizeof(line));
+	} else {
+		snprintf(line, sizeof(line), "no rare events (attach, failure, out of pool) yet");
+	}
+	mvaddnstr(rows - 1, 0, line, cols);
+	if (s->help)
+		draw_help(rows, cols);
+	refresh();
+}

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# rdmatop's host tests: unit tests (plain, then ASan/UBSan), the JSON and
+# Prometheus outputs through real parsers, the command line of the host
+# binary. TAP lines, renumbered into one plan; non-zero on any failure.
+# Environment: UNIT, UNIT_SAN, BIN, OBJ, PYTHON, TOOLDIR (from the Makefile).
+set -u
+n=0
+failed=0
+tmp=$OBJ/check
+rm -rf "$tmp" && mkdir -p "$tmp"
+
+# renumber PREFIX: reads TAP, prints it with running numbers and PREFIX.
+renumber() {
+	while IFS= read -r line; do
+		case $line in
+		"ok "*|"not ok "*)
+			n=$((n + 1))
+			st=${line%% [0-9]*}
+			desc=${line#* - }
+			echo "$st $n - $1$desc"
+			[ "$st" = "ok" ] || failed=$((failed + 1))
+			;;
+		1..*) ;;
+		*) echo "$line" ;;
+		esac
+	done
+	echo "$n $failed" > "$tmp/count"
+}
+
+# tap_file PREFIX FILE STATUS: a finished TAP run; a non-zero status is a failure.
+tap_file() {
+	renumber "$1" < "$2"
+	read -r n failed < "$tmp/count"
+	if [ "$3" != 0 ] && ! grep -q '^not ok' "$2"; then
+		n=$((n + 1)); failed=$((failed + 1))
+		echo "not ok $n - $1exit status $3"
+	fi
+}
+
+one() {	# one DESC COMMAND...: a single TAP line for a command's success
+	desc=$1; shift
+	n=$((n + 1))
+	if "$@" > "$tmp/one.out" 2>&1; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+		sed 's/^/# /' "$tmp/one.out"
+		failed=$((failed + 1))
+	fi
+}
+
+"$UNIT" > "$tmp/unit.tap" 2>&1; tap_file "unit: " "$tmp/unit.tap" $?
+"$UNIT_SAN" > "$tmp/san.tap" 2>&1; tap_file "asan+ubsan: " "$tmp/san.tap" $?
+
+"$UNIT" --emit-json "$tmp/sample.json"
+"$PYTHON" "$TOOLDIR/tests/validate.py" json "$tmp/sample.json" > "$tmp/json.tap" 2>&1
+tap_file "" "$tmp/json.tap" $?
+"$UNIT_SAN" --emit-prom "$tmp/sample.prom"
+"$PYTHON" "$TOOLDIR/tests/validate.py" prom "$tmp/sample.prom" > "$tmp/prom.tap" 2>&1
+tap_file "" "$tmp/prom.tap" $?
+one "prom: no temporary file left beside the written one" \
+	sh -c "[ \$(ls '$tmp' | grep -c '^sample.prom') = 1 ]"
+
+one "cli: --help exits 0 and documents --check" sh -c "'$BIN' --help | grep -q -- --check"
+one "cli: --version" sh -c "'$BIN' --version | grep -q '^rdmatop '"
+one "cli: a usage error exits 2 with one line" \
+	sh -c "'$BIN' --bogus 2> '$tmp/err'; [ \$? = 2 ] && [ \$(wc -l < '$tmp/err') = 1 ]"
+one "cli: conflicting modes exit 2" sh -c "'$BIN' --json --check 2>/dev/null; [ \$? = 2 ]"
+
+echo "1..$n"
+[ "$failed" = 0 ]

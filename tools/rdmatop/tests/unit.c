@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of rdmatop's pure parts, TAP output:
+ *   unit                      run every test
+ *   unit --emit-json FILE     write a sample --json interval (for validate.py)
+ *   unit --emit-prom FILE     write a sample --prometheus file (atomically)
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "collect.h"
+#include "format.h"
+#include "hist.h"
+#include "model.h"
+#include "options.h"
+#include "output.h"
+#include "view.h"
+
+static int tests, failures;
+
+static void ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", cond ? "" : "not ", ++tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!cond)
+		failures++;
+}
+
+static void diag(const char *what, const char *got)
+{
+	printf("# %s: '%s'\n", what, got);
+}
+
+/* ---- percentiles ---- */
+
+static void test_hist(void)
+{
+	uint64_t h[RDMA_HIST_SLOTS] = { 0 };
+	double v = -1;
+
+	ok(!hist_percentile(h, RDMA_HIST_SLOTS, 50, &v), "hist: empty histogram has no percentile");
+	h[12] = 10;	/* [4096, 8192) */
+	ok(hist_percentile(h, RDMA_HIST_SLOTS, 50, &v) && v == 4096 + 4096 * 0.5,
+	   "hist: p50 of one slot interpolates to its middle (%g)", v);
+	ok(hist_percentile(h, RDMA_HIST_SLOTS, 100, &v) && v == 8192,
+	   "hist: p100 is the slot's upper bound (%g)", v);
+	h[20] = 1;	/* one outlier in [1 MiB, 2 MiB) */
+	ok(hist_percentile(h, RDMA_HIST_SLOTS, 90, &v) && v >= 4096 && v <= 8192,
+	   "hist: p90 of 10 small + 1 large stays in the small slot (%g)", v);
+	ok(hist_percentile(h, RDMA_HIST_SLOTS, 99, &v) && v >= 1 << 20 && v <= 2 << 20,
+	   "hist: p99 of 10 small + 1 large is in the large slot (%g)", v);
+	memset(h, 0, sizeof(h));
+	h[0] = 4;
+	ok(hist_percentile(h, RDMA_HIST_SLOTS, 50, &v) && v >= 0 && v <= 2,
+	   "hist: slot 0 covers [0, 2) (%g)", v);
+	ok(!hist_percentile(h, RDMA_HIST_SLOTS, 0, &v) && !hist_percentile(h, RDMA_HIST_SLOTS, 101, &v),
+	   "hist: percentiles outside (0, 100] are refused");
+	ok(hist_total(h, RDMA_HIST_SLOTS) == 4, "hist: total");
+}
+
+/* ---- formatting ---- */
+
+static void expect(const char *got, const char *want, const char *what)
+{
+	ok(!strcmp(got, want), "format: %s is '%s'", what, want);
+	if (strcmp(got, want))
+		diag("got", got);
+}
+
+static void test_format(void)
+{
+	char b[64];
+
+	fmt_bytes(b, sizeof(b), 0);
+	expect(b, "0", "0 bytes");
+	fmt_bytes(b, sizeof(b), 512);
+	expect(b, "512", "512 bytes");
+	fmt_bytes(b, sizeof(b), 4096);
+	expect(b, "4.0K", "4096 bytes");
+	fmt_bytes(b, sizeof(b), 12 << 20);
+	expect(b, "12M", "12 MiB");
+	fmt_bytes(b, sizeof(b), 1023);
+	expect(b, "1.0K", "1023 bytes (rounds into the next unit)");
+	fmt_count(b, sizeof(b), 12345);
+	expect(b, "12k", "a rate of 12345");
+	fmt_count(b, sizeof(b), 2.5);
+	expect(b, "2.5", "a rate of 2.5");
+	fmt_ns(b, sizeof(b), 850);
+	expect(b, "850ns", "850 ns");
+	fmt_ns(b, sizeof(b), 3.4e6);
+	expect(b, "3.4ms", "3.4 ms");
+	fmt_ns(b, sizeof(b), 12e3);
+	expect(b, "12us", "12 us");
+	fmt_elide(b, sizeof(b), "blk-pool@70000000", 9);
+	expect(b, "blk-~0000", "blk-pool@70000000 elided to 9");
+	fmt_elide(b, sizeof(b), "short", 9);
+	expect(b, "short", "a short name, unchanged");
+}
+
+/* ---- the model ---- */
+
+static void fill_model(struct rt_model *m, unsigned int features)
+{
+	struct rt_pool *p;
+	struct rt_dev *d;
+	int i;
+
+	model_init(m);
+	m->features = features;
+	model_begin(m, 1000.0);
+	p = model_pool(m, "blk-pool@70000000");
+	p->restricted = true;
+	p->base = 0x70000000;
+	p->size = 4 << 20;
+	p->nslabs = 2048;
+	p->used = 16;
+	p->have_used = true;
+	p->hiwater = 147;
+	p->have_hiwater = features & RT_F_HIWATER;
+	d = model_dev(m, "a003e00.virtio_mmio");
+	snprintf(d->pool, sizeof(d->pool), "blk-pool@70000000");
+	d->restricted = true;
+	d = model_dev(m, "a003c00.virtio_mmio");
+	/* A name that needs escaping in JSON and Prometheus. */
+	d = model_dev(m, "odd\"name\\x");
+	model_begin(m, 1002.0);
+	model_pool(m, "blk-pool@70000000");
+	model_dev(m, "a003e00.virtio_mmio");
+	model_dev(m, "a003c00.virtio_mmio");
+	model_dev(m, "odd\"name\\x");
+	p = &m->pools[0];
+	p->have_used = true;
+	p->have_hiwater = features & RT_F_HIWATER;
+	p->cur.maps = 2000;
+	p->cur.unmaps = 1990;
+	p->cur.map_bytes = 8 << 20;
+	p->cur.bytes_to_device = 4 << 20;
+	p->cur.bytes_from_device = 4 << 20;
+	p->cur.inflight = 10;
+	d = model_find_dev(m, "a003e00.virtio_mmio");
+	d->cur = p->cur;
+	for (i = 0; i < 10; i++)
+		d->cur.size_hist[12] += 100, d->cur.time_hist[17] += 100;
+	d->cur.time_ns = 1000 * 131072ULL;
+}
+
+static void test_model(void)
+{
+	struct rdma_counters cpu[2], sum;
+	struct rdma_event ev;
+	struct rt_model m;
+	struct rt_dev *d;
+
+	memset(cpu, 0, sizeof(cpu));
+	memset(&sum, 0, sizeof(sum));
+	cpu[0].maps = 5;
+	cpu[0].inflight = 3;
+	cpu[1].maps = 7;
+	cpu[1].inflight = -1;	/* unmapped on another CPU than mapped */
+	cpu[0].size_hist[3] = 2;
+	cpu[1].size_hist[3] = 1;
+	rt_counters_add(&sum, &cpu[0]);
+	rt_counters_add(&sum, &cpu[1]);
+	ok(sum.maps == 12 && sum.inflight == 2 && sum.size_hist[3] == 3,
+	   "model: per-CPU counters sum, in-flight deltas included");
+
+	fill_model(&m, RT_F_ALL);
+	ok(m.npools == 1 && m.ndevs == 3, "model: one pool and three devices, found by name");
+	ok(model_pool(&m, "blk-pool@70000000") == &m.pools[0] && m.npools == 1,
+	   "model: adding an existing pool finds it");
+	ok(m.dt == 2.0 && rt_rate(m.pools[0].cur.maps, m.pools[0].prev.maps, m.dt) == 1000,
+	   "model: rates over the interval (2000 maps in 2 s)");
+	ok(rt_used_bytes(&m.pools[0]) == 32768 && rt_pct(32768, 4 << 20) > 0.78 &&
+	   rt_pct(32768, 4 << 20) < 0.79, "model: used slots to bytes and percent");
+	ok(model_total_size(&m) == 4 << 20 && model_total_used(&m) == 32768,
+	   "model: totals over live restricted pools");
+
+	model_begin(&m, 1003.0);
+	model_pool(&m, "blk-pool@70000000");
+	model_dev(&m, "a003e00.virtio_mmio");
+	ok(model_dev_live(&m, model_find_dev(&m, "a003e00.virtio_mmio")) &&
+	   !model_dev_live(&m, model_find_dev(&m, "a003c00.virtio_mmio")),
+	   "model: a device not seen in an interval is gone, a seen one live");
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = RDMA_EV_ATTACH;
+	snprintf(ev.dev_name, sizeof(ev.dev_name), "dma-test");
+	snprintf(ev.pool_name, sizeof(ev.pool_name), "test-pool@70c00000");
+	model_event(&m, &ev, 1003.5);
+	d = model_find_dev(&m, "dma-test");
+	ok(d && !strcmp(d->pool, "test-pool@70c00000") && d->restricted,
+	   "model: an attach event adds the device with its pool");
+	ev.type = RDMA_EV_OOP_CHECK;
+	snprintf(ev.api, sizeof(ev.api), "dma_map_resource");
+	ev.addr = 0x40000000;
+	ev.size = 4096;
+	model_event(&m, &ev, 1003.6);
+	d = model_find_dev(&m, "dma-test");
+	ok(d && d->last_oop.addr == 0x40000000 && !strcmp(d->last_oop.api, "dma_map_resource"),
+	   "model: an out-of-pool event is kept on its device");
+	ok(m.ninterval == 2 && m.nrecent == 2, "model: events kept for the interval and the screen");
+	model_events_done(&m);
+	ok(m.ninterval == 0 && m.nrecent == 2, "model: interval events forgotten, recent kept");
+	ev.type = RDMA_EV_DETACH;
+	model_event(&m, &ev, 1003.7);
+	ok(!model_find_dev(&m, "dma-test")->pool[0], "model: a detach event clears the pool");
+
+	model_sort(&m, RT_SORT_NAME, false);
+	ok(!strcmp(m.devs[0].name, "a003c00.virtio_mmio"), "model: sort by name");
+	model_find_dev(&m, "a003e00.virtio_mmio")->cur.maps += 5;
+	model_sort(&m, RT_SORT_MAPS, false);
+	ok(!strcmp(m.devs[0].name, "a003e00.virtio_mmio"), "model: sort by maps, busiest first");
+	ok(rt_sort_parse("oop") == RT_SORT_OOP && rt_sort_parse("nope") < 0,
+	   "model: sort names parse");
+	model_free(&m);
+}
+
+/* ---- tables fit the terminal ---- */
+
+struct lines {
+	int n;
+	int widest;
+	char first[1024];
+	char all[8192];
+};
+
+static void collect(void *ctx, int row, const char *text)
+{
+	struct lines *l = ctx;
+	int w = (int)strlen(text);
+
+	if (!row)
+		snprintf(l->first, sizeof(l->first), "%s", text);
+	if (w > l->widest)
+		l->widest = w;
+	strncat(l->all, text, sizeof(l->all) - strlen(l->all) - 2);
+	strcat(l->all, "\n");
+	l->n++;
+}
+
+static void test_fit(void)
+{
+	struct tcol cols[3] = {
+		{ "NAME", 0, true, true, 6, 20 }, { "A", 2, false, false, 0, 0 },
+		{ "B", 1, false, false, 0, 0 },
+	};
+	int natural[3] = { 20, 5, 5 }, widths[3];
+	bool shown[3];
+	struct lines l;
+	struct rt_model m;
+	int w;
+
+	w = table_fit(cols, 3, natural, 80, shown, widths);
+	ok(w == 32 && shown[0] && shown[1] && shown[2], "fit: everything fits in 80");
+	w = table_fit(cols, 3, natural, 27, shown, widths);
+	ok(w <= 27 && shown[0] && !shown[1] && shown[2], "fit: the least important column goes first");
+	w = table_fit(cols, 3, natural, 10, shown, widths);
+	ok(w <= 10 && shown[0] && widths[0] >= 6, "fit: names shrink, not below their minimum");
+
+	fill_model(&m, RT_F_ALL);
+	memset(&l, 0, sizeof(l));
+	view_devs_table(&m, 80, NULL, collect, &l);
+	ok(l.n == 4 && l.widest <= 80, "fit: devices table in 80 columns (widest %d)", l.widest);
+	ok(strstr(l.first, "DEVICE") && strstr(l.first, "OOP") && strstr(l.first, "POOL"),
+	   "fit: 80 columns keep DEVICE, POOL and OOP");
+	memset(&l, 0, sizeof(l));
+	view_pools_table(&m, 40, NULL, collect, &l);
+	ok(l.widest <= 40 && strstr(l.first, "POOL") && strstr(l.first, "USED"),
+	   "fit: pools table in 40 columns keeps POOL and USED (widest %d)", l.widest);
+	memset(&l, 0, sizeof(l));
+	view_devs_table(&m, 512, "blk-pool", collect, &l);
+	ok(l.n == 2 && strstr(l.all, "a003e00.virtio_mmio"), "fit: filter by pool name");
+	model_free(&m);
+
+	fill_model(&m, RT_F_BPF);
+	memset(&l, 0, sizeof(l));
+	view_pools_table(&m, 512, NULL, collect, &l);
+	ok(strstr(l.all, " - ") != NULL, "view: unavailable columns show '-'");
+	{
+		char line[512];
+
+		view_unavailable(&m, line, sizeof(line));
+		ok(strstr(line, "fallback") && strstr(line, "INFLT") && strstr(line, "OOP"),
+		   "view: fallback names the unavailable columns");
+		model_free(&m);
+		fill_model(&m, RT_F_ALL);
+		view_unavailable(&m, line, sizeof(line));
+		ok(!line[0], "view: nothing unavailable with the series");
+	}
+	model_free(&m);
+}
+
+/* ---- options ---- */
+
+static int parse(struct rt_opts *o, bool tty, const char *args)
+{
+	char buf[256], *argv[16];
+	int argc = 0;
+	FILE *null = fopen("/dev/null", "w");
+	int r;
+
+	snprintf(buf, sizeof(buf), "rdmatop %s", args);
+	for (char *t = strtok(buf, " "); t && argc < 15; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	r = options_parse(o, argc, argv, tty, null);
+	fclose(null);
+	return r;
+}
+
+static void test_options(void)
+{
+	struct rt_opts o;
+
+	ok(!parse(&o, true, "") && o.mode == RT_MODE_SCREEN && o.delay == 1,
+	   "options: a terminal gets the screen, 1 s");
+	ok(!parse(&o, false, "") && o.mode == RT_MODE_BATCH, "options: a pipe gets batch");
+	ok(!parse(&o, true, "-b -d 0.5 -n 3") && o.mode == RT_MODE_BATCH && o.delay == 0.5 &&
+	   o.iterations == 3, "options: -b -d 0.5 -n 3");
+	ok(!parse(&o, true, "--check --duration 5 --failures-warn") && o.mode == RT_MODE_CHECK &&
+	   o.duration == 5 && o.failures_warn, "options: --check --duration 5 --failures-warn");
+	ok(!parse(&o, true, "--prometheus /tmp/x.prom") && o.mode == RT_MODE_QUIET &&
+	   !strcmp(o.prometheus, "/tmp/x.prom"), "options: --prometheus alone is quiet");
+	ok(!parse(&o, true, "--json --prometheus f") && o.mode == RT_MODE_JSON && o.prometheus,
+	   "options: --json with --prometheus");
+	ok(!parse(&o, true, "-s oop -r -f blk") && o.sort == RT_SORT_OOP && o.reverse &&
+	   !strcmp(o.filter, "blk"), "options: -s oop -r -f blk");
+	ok(parse(&o, true, "--json --batch") == RT_EXIT_SETUP, "options: --json with --batch: 2");
+	ok(parse(&o, true, "--duration 3") == RT_EXIT_SETUP, "options: --duration alone: 2");
+	ok(parse(&o, true, "-d 0") == RT_EXIT_SETUP, "options: -d 0: 2");
+	ok(parse(&o, true, "-d x") == RT_EXIT_SETUP, "options: -d x: 2");
+	ok(parse(&o, true, "-n -1") == RT_EXIT_SETUP, "options: -n -1: 2");
+	ok(parse(&o, true, "--bogus") == RT_EXIT_SETUP, "options: unknown option: 2");
+	ok(parse(&o, true, "-d") == RT_EXIT_SETUP, "options: missing argument: 2");
+	ok(parse(&o, true, "-s size") == RT_EXIT_SETUP, "options: unknown sort column: 2");
+	ok(parse(&o, true, "stray") == RT_EXIT_SETUP, "options: stray argument: 2");
+	ok(parse(&o, true, "--check --no-bpf") == RT_EXIT_SETUP, "options: --check --no-bpf: 2");
+	ok(!parse(&o, true, "-h") && o.help, "options: -h");
+}
+
+/* ---- --check ---- */
+
+static int verdict(struct rt_model *m, bool warn, char *out, size_t len)
+{
+	FILE *f = fmemopen(out, len, "w");
+	int r = check_verdict(m, warn, 3, f);
+
+	fclose(f);
+	return r;
+}
+
+static void test_check(void)
+{
+	struct rt_model m;
+	char out[2048];
+	struct rt_dev *d;
+
+	fill_model(&m, RT_F_ALL);
+	ok(verdict(&m, false, out, sizeof(out)) == 0 && !strncmp(out, "rdmatop: ok:", 12),
+	   "check: clean window: exit 0, one ok line");
+	d = model_find_dev(&m, "a003c00.virtio_mmio");
+	d->cur.map_failures = 2;
+	ok(verdict(&m, false, out, sizeof(out)) == 1 && strstr(out, "FAIL a003c00.virtio_mmio"),
+	   "check: pool failures: exit 1 naming the device");
+	ok(verdict(&m, true, out, sizeof(out)) == 0 && strstr(out, "WARN a003c00.virtio_mmio"),
+	   "check: --failures-warn: exit 0 with a WARN line");
+	d = model_find_dev(&m, "a003e00.virtio_mmio");
+	d->cur.oop_check = 1;
+	snprintf(d->last_oop.api, sizeof(d->last_oop.api), "dma_map_resource");
+	d->last_oop.addr = 0x40000000;
+	ok(verdict(&m, true, out, sizeof(out)) == 1 &&
+	   strstr(out, "FAIL a003e00.virtio_mmio: 1 out-of-pool") && strstr(out, "0x40000000"),
+	   "check: out of pool: exit 1, device, range and API named");
+	model_free(&m);
+}
+
+/* ---- the sys collector on a fake debugfs and device tree ---- */
+
+static void put(const char *root, const char *rel, const void *data, size_t len)
+{
+	char path[512], dir[512], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (slash = strchr(dir + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(dir, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "wb");
+	if (f) {
+		fwrite(data, 1, len, f);
+		fclose(f);
+	}
+}
+
+#define PUTS(root, rel, s) put(root, rel, s, strlen(s))
+
+static void test_sys(void)
+{
+	static const unsigned char reg[16] = { 0, 0, 0, 0, 0x71, 0, 0, 0, 0, 0, 0, 0, 0, 0x41, 0, 0 };
+	static const unsigned char cells2[4] = { 0, 0, 0, 2 };
+	char root[] = "/tmp/rdmatop-unit.XXXXXX", dbg[256], dt[256], sys[256], cmd[300];
+	struct sys_paths sp = { dbg, dt, sys };
+	struct rt_model m;
+	struct rt_pool *p;
+	struct rt_dev *d;
+
+	if (!mkdtemp(root)) {
+		ok(0, "sys: temporary directory");
+		return;
+	}
+	snprintf(dbg, sizeof(dbg), "%s/debug", root);
+	snprintf(dt, sizeof(dt), "%s/dt", root);
+	snprintf(sys, sizeof(sys), "%s/nosys", root);
+	/* The series' layout ... */
+	PUTS(root, "debug/swiotlb/blk-pool@70000000/io_tlb_nslabs", "2048\n");
+	PUTS(root, "debug/swiotlb/blk-pool@70000000/io_tlb_used", "16\n");
+	PUTS(root, "debug/swiotlb/blk-pool@70000000/io_tlb_used_hiwater", "147\n");
+	PUTS(root, "debug/swiotlb/blk-pool@70000000/stats",
+	     "base 1879048192\nsize 4194304\nnslabs 2048\nused 16\ndevices 1\n");
+	PUTS(root, "debug/swiotlb/blk-pool@70000000/devices", "a003e00.virtio_mmio\n");
+	PUTS(root, "debug/swiotlb/io_tlb_nslabs", "0\n");	/* the default pool */
+	/* ... and stock 6.1's, a pool at the debugfs root, sized by the DT. */
+	PUTS(root, "debug/odd-pool@71000000/io_tlb_nslabs", "2080\n");
+	PUTS(root, "debug/odd-pool@71000000/io_tlb_used", "3\n");
+	put(root, "dt/reserved-memory/#address-cells", cells2, 4);
+	put(root, "dt/reserved-memory/#size-cells", cells2, 4);
+	put(root, "dt/reserved-memory/odd-pool@71000000/reg", reg, sizeof(reg));
+	put(root, "dt/reserved-memory/odd-pool@71000000/compatible", "restricted-dma-pool", 20);
+
+	model_init(&m);
+	model_begin(&m, 1);
+	sys_pools(&m, &sp);
+	sys_devices(&m, &sp, true);
+	p = model_find_pool(&m, "blk-pool@70000000");
+	ok(p && p->base == 0x70000000 && p->size == 4 << 20 && p->used == 16 && p->have_hiwater &&
+	   p->hiwater == 147, "sys: a pool under swiotlb/ with the series' files");
+	p = model_find_pool(&m, "odd-pool@71000000");
+	ok(p && p->base == 0x71000000 && p->size == 0x410000 && p->used == 3 && !p->have_hiwater,
+	   "sys: a stock pool at the debugfs root, base and size from the device tree");
+	ok(m.npools == 2, "sys: the default pool is not a restricted pool");
+	d = model_find_dev(&m, "a003e00.virtio_mmio");
+	ok(d && !strcmp(d->pool, "blk-pool@70000000") && d->restricted,
+	   "sys: devices from the pool's devices file");
+	ok(m.features & RT_F_HIWATER, "sys: hiwater available with the series");
+	model_free(&m);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd))
+		diag("cleanup", root);
+}
+
+/* ---- samples for the external parsers ---- */
+
+static int emit(const char *what, const char *path)
+{
+	struct rt_model m;
+	struct rdma_event ev;
+	char err[256];
+	FILE *f;
+	int r = 0;
+
+	fill_model(&m, RT_F_ALL);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = RDMA_EV_OOP_KERNEL;
+	snprintf(ev.dev_name, sizeof(ev.dev_name), "dma-test");
+	snprintf(ev.pool_name, sizeof(ev.pool_name), "test-pool@70c00000");
+	snprintf(ev.api, sizeof(ev.api), "dma_map_resource");
+	model_event(&m, &ev, 1002.5);
+	if (!strcmp(what, "json")) {
+		f = fopen(path, "w");
+		if (!f)
+			return 1;
+		out_json(&m, f, NULL);
+		m.features = RT_F_BPF;	/* and a fallback line */
+		out_json(&m, f, NULL);
+		fclose(f);
+	} else if (prom_write(&m, path, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		r = 1;
+	}
+	model_free(&m);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--emit-json"))
+		return emit("json", argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--emit-prom"))
+		return emit("prom", argv[2]);
+	test_hist();
+	test_format();
+	test_model();
+	test_fit();
+	test_options();
+	test_check();
+	test_sys();
+	printf("1..%d\n", tests);
+	return failures ? 1 : 0;
+}
