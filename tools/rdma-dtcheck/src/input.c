@@ -154,6 +154,22 @@ static void first_line(char *s)
 		*--nl = '\0';
 }
 
+/*
+ * Run one step of the dts pipeline (cpp, dtc). On failure, err says which
+ * step failed on which input, with the first line of its stderr.
+ */
+static int run_step(char **argv, const char *in, const char *out,
+		    const char *name, const char *what, char *err, size_t errlen)
+{
+	char msg[4096] = "";
+
+	if (!spawn_run(argv, in, out, msg, sizeof(msg)))
+		return 0;
+	first_line(msg);
+	snprintf(err, errlen, "%s: %s%s%s", name, what, msg[0] ? ":\n" : "", msg);
+	return -1;
+}
+
 /* Compile @src (or stdin when @from_stdin) into @in. */
 static int compile_source(const char *name, const char *src, bool from_stdin,
 			  const struct input_opts *o, struct dt_input *in,
@@ -163,10 +179,9 @@ static int compile_source(const char *name, const char *src, bool from_stdin,
 	const char *tmpdir = getenv("TMPDIR");
 	char *dir, *pp, *ann, *dtb, *srcdir, *slash;
 	char *argv[MAX_ARGS];
-	char msg[4096] = "";
 	char *data = NULL;
 	size_t len;
-	int argc, ret = -1, st;
+	int argc, ret = -1;
 	FILE *f;
 
 	if (tmpdir && *tmpdir) {
@@ -206,13 +221,9 @@ static int compile_source(const char *name, const char *src, bool from_stdin,
 		argv[argc++] = "assembler-with-cpp";
 		argv[argc++] = from_stdin ? "-" : (char *)src;
 		argv[argc] = NULL;
-		st = spawn_run(argv, from_stdin ? src : NULL, pp, msg, sizeof(msg));
-		if (st) {
-			first_line(msg);
-			snprintf(err, errlen, "%s: preprocessing failed%s%s", name,
-				 msg[0] ? ":\n" : "", msg);
+		if (run_step(argv, from_stdin ? src : NULL, pp, name,
+			     "preprocessing failed", err, errlen))
 			goto out;
-		}
 	}
 
 	argc = 0;
@@ -231,13 +242,8 @@ static int compile_source(const char *name, const char *src, bool from_stdin,
 	add_incdirs(argv, &argc, "-i", o);
 	argv[argc++] = o->no_cpp ? (char *)src : pp;
 	argv[argc] = NULL;
-	st = spawn_run(argv, NULL, ann, msg, sizeof(msg));
-	if (st) {
-		first_line(msg);
-		snprintf(err, errlen, "%s: dtc failed%s%s", name,
-			 msg[0] ? ":\n" : "", msg);
+	if (run_step(argv, NULL, ann, name, "dtc failed", err, errlen))
 		goto out;
-	}
 
 	argc = 0;
 	argv[argc++] = (char *)o->dtc;
@@ -248,13 +254,9 @@ static int compile_source(const char *name, const char *src, bool from_stdin,
 	argv[argc++] = "dtb";
 	argv[argc++] = ann;
 	argv[argc] = NULL;
-	st = spawn_run(argv, NULL, dtb, msg, sizeof(msg));
-	if (st) {
-		first_line(msg);
-		snprintf(err, errlen, "%s: dtc failed on its own output%s%s", name,
-			 msg[0] ? ":\n" : "", msg);
+	if (run_step(argv, NULL, dtb, name, "dtc failed on its own output",
+		     err, errlen))
 		goto out;
-	}
 
 	if (read_path(dtb, &data, &len)) {
 		snprintf(err, errlen, "%s: cannot read compiled blob: %s", name,
