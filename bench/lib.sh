@@ -9,3 +9,19 @@ bench_dma_map_benchmark() {
 		-o "$1/usr/local/bin/dma_map_benchmark" \
 		"$tree/tools/testing/selftests/dma/dma_map_benchmark.c"
 }
+
+# An awk function for the benchmarks' tables: median(LIST) of a
+# space-separated list of numbers. Use as: awk "$bench_awk_median"'...'.
+bench_awk_median='
+function median(list,    n, i, j, t, a) {
+	n = split(list, a, " ")
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+		if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}'
+
+# bench_insn_scale SHIFT: guest instructions per microsecond of guest time
+# under scripts/vm --icount SHIFT (one instruction is 2^SHIFT ns).
+bench_insn_scale() {
+	awk -v s="$1" 'BEGIN { print 1000 / 2 ^ s }'
+}

@@ -2,17 +2,27 @@
 /*
  * rdma_trace: restricted DMA as the kernel does it, counted in the kernel.
  *
- * Attaches (tp_btf) to the series' swiotlb:* and dma:* events and keeps,
- * per pool and per device: mappings, bytes each way, mappings in flight,
- * failures, coherent allocations, log2 histograms of mapping size and of
- * time in flight, and out-of-pool ranges. Rare events (attach, detach,
- * failures, out of pool) go to a ring buffer; everything else stays in
- * maps that userspace reads once an interval.
+ * On the mapping path it attaches (tp_btf) to the series' dma:* events
+ * only, one program run per map and one per unmap: attaching a program to
+ * a tracepoint costs more than what the program then does, so the
+ * swiotlb:* map and unmap events, which say the same for a bounce, are
+ * left alone. A range inside the device's swiotlb pool is a bounce.
  *
- * Counters are per CPU and updated without atomics: a tracepoint runs with
- * preemption off, so only an interrupt that maps or unmaps on the same CPU
- * in the middle of an update can lose one count. Atomics cost more than
- * everything else together on the map path.
+ * Per pool and per device: mappings, bytes each way, mappings in flight,
+ * failures, coherent allocations, out-of-pool ranges, and (devices) log2
+ * histograms of mapping size and of time in flight. Rare events (attach,
+ * detach, failures, out of pool) come from the swiotlb:* events and go to
+ * a ring buffer; everything else stays in maps that userspace reads once
+ * an interval.
+ *
+ * The hot path takes no lock and makes no hash lookup: pools and devices
+ * have slots in open-addressed tables (pool_keys[], dev_keys[]), their
+ * counters are per-CPU array entries updated without atomics (a
+ * tracepoint runs with preemption off; only an interrupt mapping on the
+ * same CPU mid-update can lose a count), and a bounce is tracked in flight
+ * in the array entry of its first pool slot, which it owns until unmapped.
+ * Reading the clock costs more than the rest together: one bounce in
+ * RDMA_TIME_SAMPLE is timed.
  *
  * Its own out-of-pool check: every DMA API range handed to a device that
  * has a restricted pool is compared with that pool's bounds, read from
@@ -33,35 +43,43 @@ char LICENSE[] SEC("license") = "GPL";
 #define DMA_MAPPING_ERROR	(~0ULL)
 #define SG_CHAIN		0x01UL
 #define SG_END			0x02UL
+#define DMA_ATTR_SKIP_CPU_SYNC	(1UL << 5)
 #define MAX_DMA_RANGES		8
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, RDMA_MAX_POOLS);
-	__type(key, __u64);
+	__type(key, __u32);
 	__type(value, struct rdma_pool_info);
-} pools SEC(".maps");
+} pool_info SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, RDMA_MAX_POOLS);
-	__type(key, __u64);
+	__type(key, __u32);
 	__type(value, struct rdma_counters);
 } pool_stats SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, RDMA_MAX_DEVICES);
-	__type(key, __u64);
+	__type(key, __u32);
 	__type(value, struct rdma_dev_info);
-} devices SEC(".maps");
+} dev_info SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, RDMA_MAX_DEVICES);
-	__type(key, __u64);
+	__type(key, __u32);
 	__type(value, struct rdma_counters);
 } dev_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, RDMA_MAX_SLOTS);
+	__type(key, __u32);
+	__type(value, struct rdma_slot);
+} inflight_slots SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -70,20 +88,15 @@ struct {
 	__type(value, struct rdma_inflight);
 } inflight SEC(".maps");
 
-/* Never written: the zeroes a new counters entry starts from. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct rdma_counters);
-} zero SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, RDMA_RINGBUF_SIZE);
 } events SEC(".maps");
 
 struct rdma_self self;
+__u64 pool_keys[RDMA_MAX_POOLS];	/* obj_key() of each slot's io_tlb_mem; 0: free */
+__u64 dev_keys[RDMA_MAX_DEVICES];	/* obj_key() of each slot's device; 0: free */
+__u64 pool_slot_base[RDMA_MAX_POOLS];	/* its first inflight_slots entry + 1; 0: none */
 
 /* ---- helpers ------------------------------------------------------ */
 
@@ -100,17 +113,50 @@ static __always_inline __u32 log2_slot(__u64 v)
 	return r < RDMA_HIST_SLOTS ? r : RDMA_HIST_SLOTS - 1;
 }
 
-/* A new, zeroed counters entry (per CPU: the other CPUs' copies are zeroed too). */
-static __always_inline struct rdma_counters *new_counters(void *map, __u64 key)
-{
-	__u32 z = 0;
-	void *zv;
+#define TABLE_PROBES	8
 
-	zv = bpf_map_lookup_elem(&zero, &z);
-	if (!zv)
-		return NULL;
-	bpf_map_update_elem(map, &key, zv, BPF_NOEXIST);
-	return bpf_map_lookup_elem(map, &key);
+/*
+ * A kernel object's identity as a number: its distance from our .bss.
+ * The verifier allows no arithmetic on a pointer but subtracting another
+ * pointer (for a program that may see kernel addresses), and the tables
+ * hash their keys. 0 for NULL.
+ */
+static __always_inline __u64 obj_key(const void *p)
+{
+	return p ? (__u64)p - (__u64)&self : 0;
+}
+
+/*
+ * The slot of @key in the open-addressed table @keys of @n (a power of 2)
+ * entries, taking a free one (*fresh) the first time: a multiply, a load
+ * and a compare on the hot path, where a hash map costs a jhash, a bucket
+ * walk and a helper call. Returns -1 when the table is full around @key.
+ */
+static __always_inline int table_slot(__u64 *keys, __u32 n, __u64 key, bool *fresh)
+{
+	__u32 h = (__u32)((key * 0x9E3779B97F4A7C15ULL) >> 32);
+	__u64 cur;
+	__u32 s;
+	int i;
+
+	*fresh = false;
+	for (i = 0; i < TABLE_PROBES; i++) {
+		s = (h + i) & (n - 1);
+		cur = keys[s];
+		if (cur == key)
+			return s;
+		if (cur)
+			continue;
+		cur = __sync_val_compare_and_swap(&keys[s], 0, key);
+		if (!cur) {
+			*fresh = true;
+			return s;
+		}
+		if (cur == key)
+			return s;
+	}
+	__sync_fetch_and_add(&self.untracked, 1);
+	return -1;
 }
 
 static __always_inline bool pool_restricted(struct io_tlb_mem *mem)
@@ -118,25 +164,42 @@ static __always_inline bool pool_restricted(struct io_tlb_mem *mem)
 	return mem && mem->for_alloc;
 }
 
-/* Records a pool the first time it is seen. */
-static __always_inline void touch_pool(struct io_tlb_mem *mem)
+/*
+ * A pool's slot. The first event of a pool records what it is and hands
+ * it inflight_slots entries, one per pool slot, while any are left.
+ */
+static __always_inline int pool_index(struct io_tlb_mem *mem)
 {
-	struct rdma_pool_info info = {};
-	__u64 key = (__u64)mem;
+	struct rdma_pool_info *info;
+	__u64 nslabs, base;
 	const char *name;
+	bool fresh;
+	int i;
 
-	if (!mem || bpf_map_lookup_elem(&pools, &key))
-		return;
-	info.start = mem->start;
-	info.end = mem->end;
-	info.nslabs = mem->nslabs;
-	info.restricted = mem->for_alloc;
+	if (!mem)
+		return -1;
+	i = table_slot(pool_keys, RDMA_MAX_POOLS, obj_key(mem), &fresh);
+	if (i < 0 || !fresh)
+		return i;
+	info = bpf_map_lookup_elem(&pool_info, &i);
+	if (!info)
+		return i;
+	nslabs = mem->nslabs;
 	if (bpf_core_field_exists(mem->name)) {
 		name = mem->name;
 		if (name)
-			bpf_probe_read_kernel_str(info.name, sizeof(info.name), name);
+			bpf_probe_read_kernel_str(info->name, sizeof(info->name), name);
 	}
-	bpf_map_update_elem(&pools, &key, &info, BPF_NOEXIST);
+	info->start = mem->start;
+	info->nslabs = nslabs;
+	info->restricted = mem->for_alloc;
+	info->end = mem->end;	/* last: userspace skips a pool until it is set */
+	if (nslabs <= RDMA_MAX_SLOTS) {
+		base = __sync_fetch_and_add(&self.slots_next, nslabs);
+		if (base + nslabs <= RDMA_MAX_SLOTS)
+			pool_slot_base[i & (RDMA_MAX_POOLS - 1)] = base + 1;
+	}
+	return i;
 }
 
 static __always_inline void read_dev_name(struct device *dev, char *buf, __u32 len)
@@ -149,56 +212,66 @@ static __always_inline void read_dev_name(struct device *dev, char *buf, __u32 l
 		bpf_probe_read_kernel_str(buf, len, name);
 }
 
-/* Records a device, and the pool it has now. */
-static __always_inline void touch_dev(struct device *dev, struct io_tlb_mem *mem)
+/* Records the pool a device has now. */
+static __always_inline void dev_set_pool(struct rdma_dev_info *info, struct io_tlb_mem *mem)
 {
-	struct rdma_dev_info *old, info = {};
-	__u64 key = (__u64)dev;
-	__u32 restricted = pool_restricted(mem);
-
-	old = bpf_map_lookup_elem(&devices, &key);
-	if (old) {
-		if (old->pool != (__u64)mem || old->restricted != restricted) {
-			old->pool = (__u64)mem;
-			old->restricted = restricted;
-		}
-		return;
-	}
-	info.pool = (__u64)mem;
-	info.restricted = restricted;
-	read_dev_name(dev, info.name, sizeof(info.name));
-	bpf_map_update_elem(&devices, &key, &info, BPF_NOEXIST);
+	info->pool_slot = pool_index(mem);
+	info->pool = obj_key(mem);
+	info->restricted = pool_restricted(mem);
 }
 
-/*
- * The counters of a pool and of a device. The first event of either also
- * records what it is (name, bounds), so the hot path costs one lookup.
- */
+/* A device's slot; its first event records its name and pool. */
+static __always_inline int dev_index(struct device *dev, struct io_tlb_mem *mem)
+{
+	struct rdma_dev_info *info;
+	bool fresh;
+	int i;
+
+	i = table_slot(dev_keys, RDMA_MAX_DEVICES, obj_key(dev), &fresh);
+	if (i < 0 || !fresh)
+		return i;
+	info = bpf_map_lookup_elem(&dev_info, &i);
+	if (info) {
+		dev_set_pool(info, mem);
+		read_dev_name(dev, info->name, sizeof(info->name));
+	}
+	return i;
+}
+
+static __always_inline struct rdma_counters *pool_counters_at(int i)
+{
+	return i < 0 ? NULL : bpf_map_lookup_elem(&pool_stats, &i);
+}
+
 static __always_inline struct rdma_counters *pool_counters(struct io_tlb_mem *mem)
 {
-	__u64 key = (__u64)mem;
-	struct rdma_counters *c = bpf_map_lookup_elem(&pool_stats, &key);
-
-	if (c || !mem)
-		return c;
-	touch_pool(mem);
-	return new_counters(&pool_stats, key);
+	return pool_counters_at(pool_index(mem));
 }
 
 static __always_inline struct rdma_counters *dev_counters(struct device *dev,
 							  struct io_tlb_mem *mem)
 {
-	__u64 key = (__u64)dev;
-	struct rdma_counters *c = bpf_map_lookup_elem(&dev_stats, &key);
+	int i = dev_index(dev, mem);
 
-	if (c)
-		return c;
-	touch_dev(dev, mem);
-	return new_counters(&dev_stats, key);
+	return i < 0 ? NULL : bpf_map_lookup_elem(&dev_stats, &i);
 }
 
+/* Records a device and the pool it has now (attach, detach, rare events). */
+static __always_inline void touch_dev(struct device *dev, struct io_tlb_mem *mem)
+{
+	struct rdma_dev_info *info;
+	int i = dev_index(dev, mem);
+
+	if (i < 0)
+		return;
+	info = bpf_map_lookup_elem(&dev_info, &i);
+	if (info && (info->pool != obj_key(mem) || info->restricted != pool_restricted(mem)))
+		dev_set_pool(info, mem);
+}
+
+/* @hist: fill the histograms too (devices; pools show none) */
 static __always_inline void count_map(struct rdma_counters *c, __u64 size, int dir,
-				      bool tracked)
+				      bool tracked, bool hist)
 {
 	if (!c)
 		return;
@@ -210,26 +283,33 @@ static __always_inline void count_map(struct rdma_counters *c, __u64 size, int d
 	}
 	if (dir == RDMA_DIR_TO_DEVICE || dir == RDMA_DIR_BIDI)
 		c->bytes_to_device += size;
-	c->size_hist[log2_slot(size)] += 1;
+	if (hist)
+		c->size_hist[log2_slot(size)] += 1;
 }
 
+/* @tracked: it was counted in flight; @timed: @ns is its time in flight */
 static __always_inline void count_unmap(struct rdma_counters *c, __u64 size,
-					int dir, __u64 ns, bool timed)
+					bool from_device, bool tracked, __u64 ns,
+					bool timed, bool hist)
 {
 	if (!c)
 		return;
 	c->unmaps += 1;
-	if (dir == RDMA_DIR_FROM_DEVICE || dir == RDMA_DIR_BIDI)
+	if (from_device)
 		c->bytes_from_device += size;
+	if (tracked) {
+		c->inflight -= 1;
+		c->inflight_bytes -= size;
+	}
 	if (!timed)
 		return;
-	c->inflight -= 1;
-	c->inflight_bytes -= size;
 	c->time_ns += ns;
-	c->time_hist[log2_slot(ns)] += 1;
+	if (hist)
+		c->time_hist[log2_slot(ns)] += 1;
 }
 
-static __always_inline void track_map(struct device *dev, __u64 addr, __u64 size,
+/* Tracking by address, for mappings that do not bounce through a pool. */
+static __always_inline bool track_map(struct device *dev, __u64 addr, __u64 size,
 				      struct io_tlb_mem *mem)
 {
 	struct rdma_inflight_key k = { .dev = (__u64)dev, .addr = addr };
@@ -237,13 +317,15 @@ static __always_inline void track_map(struct device *dev, __u64 addr, __u64 size
 		.ts = bpf_ktime_get_ns(), .size = size, .pool = (__u64)mem,
 	};
 
-	if (bpf_map_update_elem(&inflight, &k, &v, BPF_ANY))
-		__sync_fetch_and_add(&self.inflight_full, 1);
+	if (!bpf_map_update_elem(&inflight, &k, &v, BPF_ANY))
+		return true;
+	__sync_fetch_and_add(&self.inflight_full, 1);
+	return false;
 }
 
 /*
- * Ends a tracked mapping: the time it was in flight, or false when it was
- * made before we attached (or not tracked).
+ * Ends a mapping tracked by address: the time it was in flight, or false
+ * when it was made before we attached (or not tracked).
  */
 static __always_inline bool track_unmap(struct device *dev, __u64 addr, __u64 *ns,
 					__u64 *size)
@@ -260,6 +342,27 @@ static __always_inline bool track_unmap(struct device *dev, __u64 addr, __u64 *n
 	*size = v->size;
 	bpf_map_delete_elem(&inflight, &k);
 	return true;
+}
+
+/*
+ * The in-place record of a mapping at @phys, inside @mem: the entry of its
+ * first pool slot, which the mapping owns until it is unmapped, so no lock
+ * is needed. NULL outside the pool, or when the pool got no entries (the
+ * tables were full).
+ */
+static __always_inline struct rdma_slot *slot_at(int pool, struct io_tlb_mem *mem,
+						 __u64 phys)
+{
+	__u64 base, start = mem->start;
+	__u32 k;
+
+	if (pool < 0 || phys < start || phys >= mem->end)
+		return NULL;
+	base = pool_slot_base[pool & (RDMA_MAX_POOLS - 1)];
+	if (!base)
+		return NULL;
+	k = base - 1 + ((phys - start) >> 11);	/* IO_TLB_SHIFT */
+	return bpf_map_lookup_elem(&inflight_slots, &k);
 }
 
 static __always_inline struct rdma_event *event_new(__u32 type, struct device *dev,
@@ -314,13 +417,13 @@ static __always_inline __u64 dev_dma_to_phys(struct device *dev, __u64 addr)
 }
 
 /*
- * The out-of-pool check: is [addr, addr + size) of a restricted device
- * inside its pool? Counted on the device and the pool, and reported.
+ * The out-of-pool check: is the range handed to a restricted device (DMA
+ * address @addr, physical @phys) inside its pool? Counted on the device
+ * and the pool, and reported.
  */
 static __always_inline void check_range(struct device *dev, struct io_tlb_mem *mem,
-					const char *api, __u64 addr, __u64 size)
+					const char *api, __u64 phys, __u64 addr, __u64 size)
 {
-	__u64 phys = dev_dma_to_phys(dev, addr);
 	__u64 start = mem->start;
 	__u64 end = mem->end;
 	struct rdma_counters *c;
@@ -350,8 +453,17 @@ int BPF_PROG(swiotlb_attach, struct device *dev, struct io_tlb_mem *mem)
 {
 	struct rdma_event *e;
 
-	touch_pool(mem);
-	touch_dev(dev, mem);
+	struct rdma_dev_info *info;
+	int i;
+
+	pool_index(mem);
+	/* A new device may have the address of one that went away. */
+	i = dev_index(dev, mem);
+	info = i < 0 ? NULL : bpf_map_lookup_elem(&dev_info, &i);
+	if (info) {
+		dev_set_pool(info, mem);
+		read_dev_name(dev, info->name, sizeof(info->name));
+	}
 	e = event_new(RDMA_EV_ATTACH, dev, mem);
 	if (e)
 		bpf_ringbuf_submit(e, 0);
@@ -370,43 +482,12 @@ int BPF_PROG(swiotlb_detach, struct device *dev, struct io_tlb_mem *mem)
 	return 0;
 }
 
-SEC("tp_btf/swiotlb_map")
-int BPF_PROG(swiotlb_map, struct device *dev, phys_addr_t orig_addr,
-	     phys_addr_t tlb_addr, dma_addr_t dma_addr, size_t mapping_size,
-	     size_t alloc_size, enum dma_data_direction dir, unsigned long attrs)
-{
-	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
-
-	count_map(pool_counters(mem), mapping_size, dir, true);
-	if (pool_restricted(mem)) {
-		count_map(dev_counters(dev, mem), mapping_size, dir, true);
-	}
-	track_map(dev, tlb_addr, mapping_size, mem);
-	return 0;
-}
-
-SEC("tp_btf/swiotlb_unmap")
-int BPF_PROG(swiotlb_unmap, struct device *dev, phys_addr_t orig_addr,
-	     phys_addr_t tlb_addr, size_t mapping_size, enum dma_data_direction dir,
-	     unsigned long attrs)
-{
-	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
-	__u64 ns = 0, size = mapping_size;
-	bool timed;
-
-	timed = track_unmap(dev, tlb_addr, &ns, &size);
-	count_unmap(pool_counters(mem), size, dir, ns, timed);
-	if (pool_restricted(mem))
-		count_unmap(dev_counters(dev, mem), size, dir, ns, timed);
-	return 0;
-}
-
 static __always_inline void count_coherent(struct device *dev, bool alloc)
 {
 	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
 	struct rdma_counters *c;
 
-	touch_pool(mem);
+	pool_index(mem);
 	touch_dev(dev, mem);
 	c = pool_counters(mem);
 	if (c && alloc)
@@ -442,7 +523,7 @@ static __always_inline void pool_failure(struct device *dev, __u32 type, __u64 s
 	struct rdma_counters *c;
 	struct rdma_event *e;
 
-	touch_pool(mem);
+	pool_index(mem);
 	touch_dev(dev, mem);
 	c = pool_counters(mem);
 	if (c && map)
@@ -488,7 +569,7 @@ int BPF_PROG(swiotlb_out_of_pool, struct device *dev, const char *api,
 	struct rdma_event *e;
 	int i;
 
-	touch_pool(mem);
+	pool_index(mem);
 	touch_dev(dev, mem);
 	for (i = 0; i < 2; i++) {
 		c = i ? pool_counters(mem) : dev_counters(dev, mem);
@@ -534,44 +615,122 @@ int BPF_PROG(swiotlb_bounced, struct device *dev, dma_addr_t dev_addr, size_t si
 /* ---- dma: the DMA API, for every device ----------------------------- */
 
 /*
- * One range handed to a device. A restricted device's mappings are
- * counted where they bounce (swiotlb_map); here they are only checked.
- * A device without a restricted pool is counted here.
+ * Ranges handed to a device, from the DMA API events: the only events on
+ * the mapping path this program attaches to, one per map and one per
+ * unmap, since attaching costs more than anything a program does.
+ *
+ * A range inside the device's swiotlb pool is a bounce: it counts for
+ * the pool and is tracked in place (its slot entry). A device with a
+ * restricted pool must only get such ranges; any other is out of pool.
+ * Anything else (a device mapping directly) is tracked by address.
+ *
+ * What is per call (the device, its pool, their counters, the time) is
+ * looked up once, then each range (one, or a scatterlist's segments)
+ * costs a range check and a few adds.
  */
-static __always_inline void dma_mapped(struct device *dev, const char *api,
-				       __u64 addr, __u64 size, int dir, bool track)
-{
-	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
-	struct rdma_counters *c;
+struct dma_call {
+	struct device *dev;
+	struct io_tlb_mem *mem;
+	struct rdma_counters *dc;	/* the device's counters */
+	struct rdma_counters *pc;	/* its pool's */
+	int pool;
+	bool restricted;
+};
 
-	if (pool_restricted(mem)) {
-		if (addr != DMA_MAPPING_ERROR)
-			check_range(dev, mem, api, addr, size);
-		return;
+static __always_inline void dma_call_init(struct dma_call *c, struct device *dev)
+{
+	struct rdma_dev_info *info;
+	int i;
+
+	c->dev = dev;
+	c->mem = dev->dma_io_tlb_mem;
+	c->restricted = pool_restricted(c->mem);
+	c->dc = NULL;
+	c->pool = -1;
+	i = dev_index(dev, c->mem);
+	if (i >= 0) {
+		c->dc = bpf_map_lookup_elem(&dev_stats, &i);
+		/* The device's pool slot, recorded with its pool. */
+		info = bpf_map_lookup_elem(&dev_info, &i);
+		if (info && info->pool == obj_key(c->mem))
+			c->pool = info->pool_slot;
+		else
+			c->pool = pool_index(c->mem);
 	}
-	c = dev_counters(dev, mem);
-	if (addr == DMA_MAPPING_ERROR) {
-		if (c)
-			c->map_failures += 1;
-		return;
-	}
-	count_map(c, size, dir, track);
-	if (track)
-		track_map(dev, addr, size, NULL);
+	c->pc = pool_counters_at(c->pool);
 }
 
-static __always_inline void dma_unmapped(struct device *dev, __u64 addr, __u64 size,
-					 int dir, bool track)
-{
-	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
-	__u64 ns = 0;
-	bool timed = false;
+/*
+ * The clock costs more than all the rest of a bounce's accounting: one
+ * bounce in RDMA_TIME_SAMPLE per device and CPU is timed; the others are
+ * tracked (in flight) with an untimed mark.
+ */
+#define TS_UNTIMED	1
 
-	if (pool_restricted(mem))
+static __always_inline __u64 bounce_stamp(struct dma_call *c)
+{
+	if (c->dc && !(c->dc->maps & (RDMA_TIME_SAMPLE - 1)))
+		return bpf_ktime_get_ns();
+	return TS_UNTIMED;
+}
+
+static __always_inline void dma_mapped(struct dma_call *c, const char *api,
+				       __u64 addr, __u64 size, int dir)
+{
+	struct rdma_slot *slot = NULL;
+	bool tracked = true;
+	__u64 phys;
+
+	if (addr == DMA_MAPPING_ERROR) {
+		/* A restricted pool's failures come with swiotlb_map_failed. */
+		if (c->dc && !c->restricted)
+			c->dc->map_failures += 1;
 		return;
-	if (track)
-		timed = track_unmap(dev, addr, &ns, &size);
-	count_unmap(dev_counters(dev, mem), size, dir, ns, timed);
+	}
+	phys = dev_dma_to_phys(c->dev, addr);
+	if (c->restricted)
+		check_range(c->dev, c->mem, api, phys, addr, size);
+	if (c->mem)
+		slot = slot_at(c->pool, c->mem, phys);
+	if (slot) {
+		slot->ts = bounce_stamp(c);
+		slot->size = size;
+		count_map(c->pc, size, dir, true, false);
+	} else {
+		tracked = track_map(c->dev, addr, size, c->mem);
+	}
+	count_map(c->dc, size, dir, tracked, true);
+}
+
+static __always_inline void dma_unmapped(struct dma_call *c, __u64 addr, __u64 size,
+					 int dir, unsigned long attrs)
+{
+	bool from_device = (dir == RDMA_DIR_FROM_DEVICE || dir == RDMA_DIR_BIDI) &&
+			   !(attrs & DMA_ATTR_SKIP_CPU_SYNC);
+	bool tracked = false, timed = false;
+	struct rdma_slot *slot = NULL;
+	__u64 ns = 0, ts;
+
+	if (c->mem)
+		slot = slot_at(c->pool, c->mem, dev_dma_to_phys(c->dev, addr));
+	if (slot) {
+		ts = slot->ts;
+		if (ts) {
+			size = slot->size;
+			slot->ts = 0;
+			tracked = true;
+			if (ts != TS_UNTIMED) {
+				ns = bpf_ktime_get_ns() - ts;
+				timed = true;
+			}
+		} else {
+			__sync_fetch_and_add(&self.unmatched, 1);
+		}
+		count_unmap(c->pc, size, from_device, tracked, ns, timed, false);
+	} else {
+		tracked = timed = track_unmap(c->dev, addr, &ns, &size);
+	}
+	count_unmap(c->dc, size, from_device, tracked, ns, timed, true);
 }
 
 SEC("tp_btf/dma_map_page")
@@ -579,7 +738,10 @@ int BPF_PROG(dma_map_page, struct device *dev, phys_addr_t phys_addr,
 	     dma_addr_t dma_addr, size_t size, enum dma_data_direction dir,
 	     unsigned long attrs)
 {
-	dma_mapped(dev, "dma_map_page", dma_addr, size, dir, true);
+	struct dma_call c;
+
+	dma_call_init(&c, dev);
+	dma_mapped(&c, "dma_map_page", dma_addr, size, dir);
 	return 0;
 }
 
@@ -587,7 +749,10 @@ SEC("tp_btf/dma_unmap_page")
 int BPF_PROG(dma_unmap_page, struct device *dev, dma_addr_t addr, size_t size,
 	     enum dma_data_direction dir, unsigned long attrs)
 {
-	dma_unmapped(dev, addr, size, dir, true);
+	struct dma_call c;
+
+	dma_call_init(&c, dev);
+	dma_unmapped(&c, addr, size, dir, attrs);
 	return 0;
 }
 
@@ -596,7 +761,10 @@ int BPF_PROG(dma_map_resource, struct device *dev, phys_addr_t phys_addr,
 	     dma_addr_t dma_addr, size_t size, enum dma_data_direction dir,
 	     unsigned long attrs)
 {
-	dma_mapped(dev, "dma_map_resource", dma_addr, size, dir, true);
+	struct dma_call c;
+
+	dma_call_init(&c, dev);
+	dma_mapped(&c, "dma_map_resource", dma_addr, size, dir);
 	return 0;
 }
 
@@ -604,41 +772,91 @@ SEC("tp_btf/dma_unmap_resource")
 int BPF_PROG(dma_unmap_resource, struct device *dev, dma_addr_t addr, size_t size,
 	     enum dma_data_direction dir, unsigned long attrs)
 {
-	dma_unmapped(dev, addr, size, dir, true);
+	struct dma_call c;
+
+	dma_call_init(&c, dev);
+	dma_unmapped(&c, addr, size, dir, attrs);
 	return 0;
 }
 
 /*
- * Scatterlists: each mapped segment is checked (restricted devices) or
- * counted; segments are not tracked in flight, since dma_unmap_sg names
- * the CPU side only.
+ * Scatterlists, segment by segment (the first RDMA_MAX_SG): each mapped
+ * segment of a restricted device is checked (its bounce is counted and
+ * tracked by swiotlb_map); the others are counted and tracked by DMA
+ * address. dma_unmap_sg passes the list as mapped, DMA addresses included.
  */
+static __always_inline void sg_segment(struct scatterlist *sg, __u64 *addr, __u64 *len)
+{
+	*addr = BPF_CORE_READ(sg, dma_address);
+	if (bpf_core_field_exists(sg->dma_length))
+		*len = BPF_CORE_READ(sg, dma_length);
+	else
+		*len = BPF_CORE_READ(sg, length);
+}
+
+/* sg_next(): NULL after the last entry; follows chain links. */
+static __always_inline struct scatterlist *sg_step(struct scatterlist *sg)
+{
+	__u64 link = BPF_CORE_READ(sg, page_link);
+
+	if (link & SG_END)
+		return NULL;
+	sg = (void *)((__u64)sg + bpf_core_type_size(struct scatterlist));
+	link = BPF_CORE_READ(sg, page_link);
+	if (link & SG_CHAIN)
+		sg = (void *)(link & ~(SG_CHAIN | SG_END));
+	return sg;
+}
+
+/* A walk over a scatterlist's segments, one bpf_loop() step each. */
+struct sg_walk {
+	struct dma_call c;
+	struct scatterlist *sg;
+	int count;		/* segments to visit */
+	int dir;
+	unsigned long attrs;
+};
+
+/*
+ * One segment per call: through bpf_loop() the verifier checks the body
+ * once, not once per segment.
+ */
+static long sg_map_step(__u32 i, void *ctx)
+{
+	struct sg_walk *w = ctx;
+	__u64 addr, len;
+
+	if ((int)i >= w->count || !w->sg)
+		return 1;
+	sg_segment(w->sg, &addr, &len);
+	dma_mapped(&w->c, "dma_map_sg", addr, len, w->dir);
+	w->sg = sg_step(w->sg);
+	return 0;
+}
+
+static long sg_unmap_step(__u32 i, void *ctx)
+{
+	struct sg_walk *w = ctx;
+	__u64 addr, len;
+
+	if ((int)i >= w->count || !w->sg)
+		return 1;
+	sg_segment(w->sg, &addr, &len);
+	/* Segments merged into an earlier one have no DMA length. */
+	if (len)
+		dma_unmapped(&w->c, addr, len, w->dir, w->attrs);
+	w->sg = sg_step(w->sg);
+	return 0;
+}
+
 SEC("tp_btf/dma_map_sg")
 int BPF_PROG(dma_map_sg, struct device *dev, struct scatterlist *sgl, int nents,
 	     int ents, enum dma_data_direction dir, unsigned long attrs)
 {
-	__u64 sz = bpf_core_type_size(struct scatterlist);
-	struct scatterlist *sg = sgl;
-	__u64 link, addr, len;
-	int i;
+	struct sg_walk w = { .sg = sgl, .count = ents, .dir = dir, .attrs = attrs };
 
-	for (i = 0; i < RDMA_MAX_SG; i++) {
-		if (i >= ents || !sg)
-			break;
-		addr = BPF_CORE_READ(sg, dma_address);
-		if (bpf_core_field_exists(sg->dma_length))
-			len = BPF_CORE_READ(sg, dma_length);
-		else
-			len = BPF_CORE_READ(sg, length);
-		dma_mapped(dev, "dma_map_sg", addr, len, dir, false);
-		link = BPF_CORE_READ(sg, page_link);
-		if (link & SG_END)
-			break;
-		sg = (void *)((__u64)sg + sz);
-		link = BPF_CORE_READ(sg, page_link);
-		if (link & SG_CHAIN)
-			sg = (void *)(link & ~(SG_CHAIN | SG_END));
-	}
+	dma_call_init(&w.c, dev);
+	bpf_loop(RDMA_MAX_SG, sg_map_step, &w, 0);
 	return 0;
 }
 
@@ -646,14 +864,10 @@ SEC("tp_btf/dma_unmap_sg")
 int BPF_PROG(dma_unmap_sg, struct device *dev, struct scatterlist *sgl, int nents,
 	     enum dma_data_direction dir, unsigned long attrs)
 {
-	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
-	struct rdma_counters *c;
+	struct sg_walk w = { .sg = sgl, .count = nents, .dir = dir, .attrs = attrs };
 
-	if (pool_restricted(mem))
-		return 0;
-	c = dev_counters(dev, mem);
-	if (c)
-		c->unmaps += nents;
+	dma_call_init(&w.c, dev);
+	bpf_loop(RDMA_MAX_SG, sg_unmap_step, &w, 0);
 	return 0;
 }
 
@@ -667,7 +881,8 @@ int BPF_PROG(dma_alloc, struct device *dev, void *virt_addr, dma_addr_t dma_addr
 	if (!virt_addr)
 		return 0;
 	if (pool_restricted(mem)) {
-		check_range(dev, mem, "dma_alloc", dma_addr, size);
+		check_range(dev, mem, "dma_alloc", dev_dma_to_phys(dev, dma_addr), dma_addr,
+			    size);
 		return 0;
 	}
 	touch_dev(dev, mem);

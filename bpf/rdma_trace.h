@@ -3,8 +3,12 @@
  * rdma_trace: the one definition of everything the BPF program
  * (rdma_trace.bpf.c) shares with userspace (tools/rdmatop).
  *
- * Counters are kept per CPU (BPF_MAP_TYPE_PERCPU_HASH) and summed by
- * userspace; they only ever grow, except the in-flight gauges, which are
+ * Pools and devices live in small tables indexed by slot: the program's
+ * .bss arrays pool_keys[] and dev_keys[] give the kernel object (struct
+ * io_tlb_mem, struct device) of each slot, 0 for a free one; the array
+ * maps pool_info/dev_info describe it and the per-CPU array maps
+ * pool_stats/dev_stats count for it. A slot, once taken, is never reused,
+ * so its counters only ever grow, except the in-flight gauges, which are
  * deltas whose sum over all CPUs is the current value.
  */
 #ifndef RDMA_TRACE_H
@@ -13,10 +17,12 @@
 #define RDMA_NAME_LEN		48	/* device and pool names, NUL included */
 #define RDMA_API_LEN		20	/* "dma_map_resource" and the like */
 #define RDMA_HIST_SLOTS		40	/* log2 buckets: slot i holds [2^i, 2^(i+1)) */
-#define RDMA_MAX_DEVICES	512
-#define RDMA_MAX_POOLS		64
-#define RDMA_MAX_INFLIGHT	65536
+#define RDMA_MAX_DEVICES	512	/* slots in the device table: a power of 2 */
+#define RDMA_MAX_POOLS		64	/* slots in the pool table: a power of 2 */
+#define RDMA_MAX_INFLIGHT	65536	/* mappings tracked by address (no pool) */
+#define RDMA_MAX_SLOTS		(1 << 17)	/* pool slots tracked in place: 256 MiB */
 #define RDMA_MAX_SG		32	/* scatterlist segments checked per call */
+#define RDMA_TIME_SAMPLE	8	/* one bounce in 8 is timed (a power of 2) */
 #define RDMA_RINGBUF_SIZE	(256 * 1024)
 
 /* DMA directions, as enum dma_data_direction. */
@@ -44,9 +50,11 @@ enum rdma_dir {
  * @oop_kernel: out-of-pool ranges the kernel's own audit reported
  * @oop_check: out-of-pool ranges found by this program's own check
  * @refused: out-of-pool ranges refused by a strict pool
- * @time_ns: total time in flight of the unmapped mappings, in ns
+ * @time_ns: total time in flight of the timed mappings, in ns
  * @size_hist: log2 histogram of mapping sizes in bytes
- * @time_hist: log2 histogram of the time from map to unmap in ns
+ * @time_hist: log2 histogram of the time from map to unmap in ns, of the
+ *	timed mappings: every mapping tracked by address, one bounce in
+ *	RDMA_TIME_SAMPLE (per device and CPU) through a pool
  */
 struct rdma_counters {
 	__u64 maps;
@@ -88,18 +96,27 @@ struct rdma_pool_info {
 
 /**
  * struct rdma_dev_info - one device, keyed by its struct device
- * @pool: its struct io_tlb_mem, as last seen (0: none)
+ * @pool: the key of its pool in pool_keys[], as last seen (0: none)
  * @restricted: the pool is a restricted one
  * @name: dev_name()
  */
 struct rdma_dev_info {
 	__u64 pool;
 	__u32 restricted;
-	__u32 pad;
+	__s32 pool_slot;	/* @pool's slot in pool_keys[], -1: none (BPF only) */
 	char name[RDMA_NAME_LEN];
 };
 
-/* A mapping in flight: key and value. */
+/*
+ * A mapping in flight. One that bounces through a pool is kept in place,
+ * at its first pool slot (map inflight_slots); the others by address
+ * (map inflight).
+ */
+struct rdma_slot {
+	__u64 ts;	/* bpf_ktime_get_ns() at map time; 0: free */
+	__u64 size;
+};
+
 struct rdma_inflight_key {
 	__u64 dev;
 	__u64 addr;	/* pool slot (restricted devices) or DMA address */
@@ -160,6 +177,8 @@ struct rdma_self {
 	__u64 ringbuf_drops;	/* rare events lost: the ring was full */
 	__u64 inflight_full;	/* mappings not tracked: in-flight map full */
 	__u64 unmatched;	/* unmaps of mappings made before attach */
+	__u64 untracked;	/* events of pools or devices past the tables */
+	__u64 slots_next;	/* inflight_slots entries handed to pools */
 };
 
 #endif /* RDMA_TRACE_H */

@@ -29,9 +29,11 @@ for r in $(seq 1 "$rounds"); do
 	rm -f /tmp/rdmatop.json
 	rdmatop --json -d 1 > /tmp/rdmatop.json 2> /tmp/rdmatop.err &
 	pid=$!
-	# Attached once the first interval is out.
+	# Attached once the first interval is out. Loading and verifying the
+	# BPF program is a lot of instructions: on the instruction-counting
+	# clock (scripts/vm --icount) that is tens of guest seconds.
 	i=0
-	while [ ! -s /tmp/rdmatop.json ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	while [ ! -s /tmp/rdmatop.json ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
 	[ -s /tmp/rdmatop.json ] || { cat /tmp/rdmatop.err >&2; exit 1; }
 	t0=$(cpu_ticks $pid)
 	s0=$(cut -d' ' -f1 /proc/uptime)

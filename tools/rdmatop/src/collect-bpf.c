@@ -164,12 +164,12 @@ void bpf_events(struct rt_bpf *b, struct rt_model *m)
 	b->model = NULL;
 }
 
-/* Sums one key's per-CPU counters. */
-static bool read_counters(struct rt_bpf *b, int fd, __u64 key, rt_counters *sum)
+/* Sums one slot's per-CPU counters. */
+static bool read_counters(struct rt_bpf *b, int fd, __u32 slot, rt_counters *sum)
 {
 	int i;
 
-	if (bpf_map_lookup_elem(fd, &key, b->percpu))
+	if (bpf_map_lookup_elem(fd, &slot, b->percpu))
 		return false;
 	memset(sum, 0, sizeof(*sum));
 	for (i = 0; i < b->ncpus; i++)
@@ -215,31 +215,38 @@ static struct rt_pool *pool_for(struct rt_model *m, __u64 key, const struct rdma
 	return p;
 }
 
+/*
+ * The tables' keys are read from the program's .bss, which the skeleton
+ * maps: a taken slot whose description is not written yet is skipped
+ * until the next interval.
+ */
 void bpf_read(struct rt_bpf *b, struct rt_model *m)
 {
-	int pools_fd = bpf_map__fd(b->skel->maps.pools);
+	const volatile __u64 *pool_keys = b->skel->bss->pool_keys;
+	const volatile __u64 *dev_keys = b->skel->bss->dev_keys;
+	int pinfo_fd = bpf_map__fd(b->skel->maps.pool_info);
 	int pstats_fd = bpf_map__fd(b->skel->maps.pool_stats);
-	int devs_fd = bpf_map__fd(b->skel->maps.devices);
+	int dinfo_fd = bpf_map__fd(b->skel->maps.dev_info);
 	int dstats_fd = bpf_map__fd(b->skel->maps.dev_stats);
 	struct rdma_pool_info pi;
 	struct rdma_dev_info di;
 	struct rt_pool *p;
 	struct rt_dev *d;
-	__u64 key, *prev = NULL;
+	__u32 slot;
+	__u64 key;
 
-	while (!bpf_map_get_next_key(pools_fd, prev, &key)) {
-		prev = &key;
-		if (bpf_map_lookup_elem(pools_fd, &key, &pi))
+	for (slot = 0; slot < RDMA_MAX_POOLS; slot++) {
+		key = pool_keys[slot];
+		if (!key || bpf_map_lookup_elem(pinfo_fd, &slot, &pi) || !pi.end)
 			continue;
 		pi.name[RDMA_NAME_LEN - 1] = '\0';
 		p = pool_for(m, key, &pi);
 		if (p)
-			read_counters(b, pstats_fd, key, &p->cur);
+			read_counters(b, pstats_fd, slot, &p->cur);
 	}
-	prev = NULL;
-	while (!bpf_map_get_next_key(devs_fd, prev, &key)) {
-		prev = &key;
-		if (bpf_map_lookup_elem(devs_fd, &key, &di) || !di.name[0])
+	for (slot = 0; slot < RDMA_MAX_DEVICES; slot++) {
+		key = dev_keys[slot];
+		if (!key || bpf_map_lookup_elem(dinfo_fd, &slot, &di) || !di.name[0])
 			continue;
 		di.name[RDMA_NAME_LEN - 1] = '\0';
 		d = model_dev(m, di.name);
@@ -249,7 +256,7 @@ void bpf_read(struct rt_bpf *b, struct rt_model *m)
 		p = model_pool_by_key(m, di.pool);
 		if (p && p->restricted && di.restricted)
 			snprintf(d->pool, sizeof(d->pool), "%s", p->name);
-		read_counters(b, dstats_fd, key, &d->cur);
+		read_counters(b, dstats_fd, slot, &d->cur);
 	}
 	m->self = b->skel->bss->self;
 }

@@ -246,10 +246,42 @@ static void scan_dt_pools(struct rt_model *m, const struct sys_paths *sp)
 	closedir(d);
 }
 
-void sys_pools(struct rt_model *m, const struct sys_paths *sp)
+/* The two numbers that move, for a pool already found. */
+static bool refresh_pool(struct rt_model *m, const struct sys_paths *sp, struct rt_pool *p)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s/swiotlb/%s", sp->debugfs, p->name);
+	if (read_u64(dir, "io_tlb_used", &p->used)) {
+		/* Stock 6.1 may have put it at the debugfs root. */
+		snprintf(dir, sizeof(dir), "%s/%s", sp->debugfs, p->name);
+		if (read_u64(dir, "io_tlb_used", &p->used))
+			return false;
+	}
+	p->have_used = true;
+	p->have_hiwater = !read_u64(dir, "io_tlb_used_hiwater", &p->hiwater);
+	p->seen = m->gen;
+	return true;
+}
+
+void sys_pools(struct rt_model *m, const struct sys_paths *sp, bool rescan)
 {
 	char root[PATH_MAX];
+	size_t i;
 
+	if (!rescan) {
+		for (i = 0; i < m->npools; i++) {
+			struct rt_pool *p = &m->pools[i];
+
+			if (!p->restricted || refresh_pool(m, sp, p))
+				continue;
+			/* Declared by the device tree but not set up yet. */
+			p->used = 0;
+			p->have_used = true;
+			p->seen = m->gen;
+		}
+		return;
+	}
 	snprintf(root, sizeof(root), "%s/swiotlb", sp->debugfs);
 	scan_pool_dirs(m, sp, root, false);
 	scan_pool_dirs(m, sp, sp->debugfs, true);
@@ -353,13 +385,15 @@ static bool dev_exists(const struct sys_paths *sp, const char *name, bool *bound
 	DIR *d;
 
 	for (i = 0; i < sizeof(usual) / sizeof(usual[0]); i++) {
-		snprintf(path, sizeof(path), "%s/bus/%s/devices/%s", sp->sysfs, usual[i], name);
-		if (access(path, F_OK))
-			continue;
+		/* One lookup for the usual case, a device with its driver. */
 		snprintf(path, sizeof(path), "%s/bus/%s/devices/%s/driver", sp->sysfs, usual[i],
 			 name);
 		*bound = !access(path, F_OK);
-		return true;
+		if (*bound)
+			return true;
+		snprintf(path, sizeof(path), "%s/bus/%s/devices/%s", sp->sysfs, usual[i], name);
+		if (!access(path, F_OK))
+			return true;
 	}
 	snprintf(root, sizeof(root), "%s/bus", sp->sysfs);
 	d = opendir(root);

@@ -21,8 +21,13 @@ struct sys_paths {
 
 extern const struct sys_paths sys_default_paths;
 
-/* Pools from debugfs (both layouts) and the device tree; sets RT_F_HIWATER. */
-void sys_pools(struct rt_model *m, const struct sys_paths *p);
+/*
+ * Pools: with @rescan, found in debugfs (both layouts) and the device tree,
+ * with their devices (sets RT_F_HIWATER); without, only the used and peak
+ * slots of the pools already found: two small reads each, where a rescan
+ * walks directories.
+ */
+void sys_pools(struct rt_model *m, const struct sys_paths *p, bool rescan);
 /*
  * Devices: liveness and binding; with @rescan, also the device tree's pool
  * assignments (a walk of every platform and PCI device: not every interval).

@@ -46,8 +46,9 @@ struct rdmatop {
 };
 
 /*
- * The device tree's assignments are walked at start, when a device attached
- * or detached, and every RESCAN intervals; they rarely change.
+ * Pools, their devices and the device tree's assignments are walked at
+ * start, when a device attached or detached, and every RESCAN intervals;
+ * they rarely change. In between, an interval reads two numbers a pool.
  */
 #define RESCAN 30
 
@@ -65,14 +66,16 @@ static bool attach_seen(const struct rt_model *m)
 static void sample(struct rdmatop *t)
 {
 	struct rt_model *m = &t->model;
+	bool rescan;
 
 	model_begin(m, now_s());
-	sys_pools(m, &sys_default_paths);
-	if (t->bpf) {
+	if (t->bpf)
 		bpf_events(t->bpf, m);
+	rescan = m->gen % RESCAN == 1 || attach_seen(m);
+	sys_pools(m, &sys_default_paths, rescan);
+	if (t->bpf)
 		bpf_read(t->bpf, m);
-	}
-	sys_devices(m, &sys_default_paths, m->gen % RESCAN == 1 || attach_seen(m));
+	sys_devices(m, &sys_default_paths, rescan);
 	model_sort(m, t->opts.sort, t->opts.reverse);
 }
 

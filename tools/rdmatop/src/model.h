@@ -38,7 +38,7 @@ typedef struct rdma_counters rt_counters;
 
 struct rt_pool {
 	char name[RDMA_NAME_LEN];
-	uint64_t key;		/* struct io_tlb_mem, once BPF saw it */
+	uint64_t key;		/* its pool_keys[] entry, once BPF saw it */
 	uint64_t base;
 	uint64_t size;
 	uint64_t nslabs;
@@ -64,7 +64,7 @@ struct rt_oop {
 struct rt_dev {
 	char name[RDMA_NAME_LEN];
 	char pool[RDMA_NAME_LEN];	/* "" when it has no restricted pool */
-	uint64_t key;			/* struct device, once BPF saw it */
+	uint64_t key;			/* its dev_keys[] entry, once BPF saw it */
 	bool restricted;
 	bool bound;			/* a driver is bound (sysfs) */
 	rt_counters cur;

@@ -440,7 +440,7 @@ static void test_sys(void)
 
 	model_init(&m);
 	model_begin(&m, 1);
-	sys_pools(&m, &sp);
+	sys_pools(&m, &sp, true);
 	sys_devices(&m, &sp, true);
 	p = model_find_pool(&m, "blk-pool@70000000");
 	ok(p && p->base == 0x70000000 && p->size == 4 << 20 && p->used == 16 && p->have_hiwater &&
@@ -453,6 +453,25 @@ static void test_sys(void)
 	ok(d && !strcmp(d->pool, "blk-pool@70000000") && d->restricted,
 	   "sys: devices from the pool's devices file");
 	ok(m.features & RT_F_HIWATER, "sys: hiwater available with the series");
+
+	/* Between rescans only used and peak are read again, in both layouts. */
+	PUTS(root, "debug/swiotlb/blk-pool@70000000/io_tlb_used", "40\n");
+	PUTS(root, "debug/swiotlb/blk-pool@70000000/io_tlb_used_hiwater", "150\n");
+	PUTS(root, "debug/odd-pool@71000000/io_tlb_used", "7\n");
+	PUTS(root, "debug/swiotlb/late-pool@72000000/io_tlb_nslabs", "64\n");
+	PUTS(root, "debug/swiotlb/late-pool@72000000/io_tlb_used", "1\n");
+	model_begin(&m, 2);
+	sys_pools(&m, &sp, false);
+	p = model_find_pool(&m, "blk-pool@70000000");
+	ok(p && p->have_used && p->used == 40 && p->hiwater == 150 && p->seen == m.gen,
+	   "sys: a refresh reads a pool's used and peak slots again");
+	p = model_find_pool(&m, "odd-pool@71000000");
+	ok(p && p->have_used && p->used == 7 && p->seen == m.gen,
+	   "sys: a refresh finds a stock pool at the debugfs root");
+	ok(!model_find_pool(&m, "late-pool@72000000"), "sys: a refresh does not walk debugfs");
+	model_begin(&m, 3);
+	sys_pools(&m, &sp, true);
+	ok(model_find_pool(&m, "late-pool@72000000") != NULL, "sys: a rescan finds a new pool");
 	model_free(&m);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	if (system(cmd))

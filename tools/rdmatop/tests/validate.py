@@ -20,7 +20,7 @@ POOL_KEYS = {"name", "live", "restricted", "base", "size", "nslabs", "used_slots
 DEV_EXTRA = {"pool", "bound", "size_p50_bytes", "size_p99_bytes", "time_p50_ns",
              "time_p99_ns", "last_out_of_pool"}
 TOP_KEYS = {"time", "interval_s", "mode", "unavailable", "ringbuf_drops_total",
-            "inflight_untracked_total", "pools", "devices", "events"}
+            "inflight_untracked_total", "events_untracked_total", "pools", "devices", "events"}
 
 n = 0
 failed = 0
