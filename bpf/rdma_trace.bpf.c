@@ -28,6 +28,10 @@
  * has a restricted pool is compared with that pool's bounds, read from
  * the device through BTF. It works whether or not the kernel's audit does.
  *
+ * A restricted pool's mappings are counted on its devices only, which is
+ * one per-CPU lookup less a call: userspace adds up a pool's devices
+ * (rdma_dev_info.home_pool). Other pools (the default one) are counted.
+ *
  * On a kernel without the series only swiotlb_bounced exists; userspace
  * disables the other programs (bpf_program__set_autoload) and this one
  * counts bounces per pool and device.
@@ -218,6 +222,8 @@ static __always_inline void dev_set_pool(struct rdma_dev_info *info, struct io_t
 	info->pool_slot = pool_index(mem);
 	info->pool = obj_key(mem);
 	info->restricted = pool_restricted(mem);
+	if (info->restricted)
+		info->home_pool = info->pool;
 }
 
 /* A device's slot; its first event records its name and pool. */
@@ -657,7 +663,8 @@ static __always_inline void dma_call_init(struct dma_call *c, struct device *dev
 		else
 			c->pool = pool_index(c->mem);
 	}
-	c->pc = pool_counters_at(c->pool);
+	/* A restricted pool's mappings are added up from its devices. */
+	c->pc = c->restricted ? NULL : pool_counters_at(c->pool);
 }
 
 /*

@@ -97,13 +97,18 @@ struct rdma_pool_info {
 /**
  * struct rdma_dev_info - one device, keyed by its struct device
  * @pool: the key of its pool in pool_keys[], as last seen (0: none)
+ * @home_pool: the key of the last restricted pool it had (0: none). A
+ *	restricted pool's mappings are counted on its devices only, not on
+ *	the pool: userspace adds up the devices whose home is the pool.
  * @restricted: the pool is a restricted one
+ * @pool_slot: @pool's slot in pool_keys[], -1: none (BPF only)
  * @name: dev_name()
  */
 struct rdma_dev_info {
 	__u64 pool;
+	__u64 home_pool;
 	__u32 restricted;
-	__s32 pool_slot;	/* @pool's slot in pool_keys[], -1: none (BPF only) */
+	__s32 pool_slot;
 	char name[RDMA_NAME_LEN];
 };
 

@@ -256,7 +256,11 @@ void bpf_read(struct rt_bpf *b, struct rt_model *m)
 		p = model_pool_by_key(m, di.pool);
 		if (p && p->restricted && di.restricted)
 			snprintf(d->pool, sizeof(d->pool), "%s", p->name);
-		read_counters(b, dstats_fd, slot, &d->cur);
+		if (!read_counters(b, dstats_fd, slot, &d->cur))
+			continue;
+		p = model_pool_by_key(m, di.home_pool);
+		if (p)
+			rt_counters_add_mappings(&p->cur, &d->cur);
 	}
 	m->self = b->skel->bss->self;
 }

@@ -256,6 +256,18 @@ void rt_counters_add(rt_counters *sum, const rt_counters *one)
 		s[i] += o[i];
 }
 
+void rt_counters_add_mappings(rt_counters *sum, const rt_counters *one)
+{
+	sum->maps += one->maps;
+	sum->unmaps += one->unmaps;
+	sum->map_bytes += one->map_bytes;
+	sum->bytes_to_device += one->bytes_to_device;
+	sum->bytes_from_device += one->bytes_from_device;
+	sum->inflight += one->inflight;
+	sum->inflight_bytes += one->inflight_bytes;
+	sum->time_ns += one->time_ns;
+}
+
 void rt_hist_delta(const __u64 *cur, const __u64 *prev, uint64_t *out)
 {
 	int i;

@@ -171,6 +171,17 @@ static void test_model(void)
 	rt_counters_add(&sum, &cpu[1]);
 	ok(sum.maps == 12 && sum.inflight == 2 && sum.size_hist[3] == 3,
 	   "model: per-CPU counters sum, in-flight deltas included");
+	memset(&cpu[1], 0, sizeof(cpu[1]));
+	cpu[1].maps = 2;
+	cpu[1].map_failures = 9;
+	cpu[1].oop_check = 4;
+	sum.unmaps = 3;
+	sum.bytes_from_device = 4096;
+	rt_counters_add_mappings(&cpu[1], &sum);
+	ok(cpu[1].maps == 14 && cpu[1].unmaps == 3 && cpu[1].bytes_from_device == 4096 &&
+	   cpu[1].inflight == 2 && cpu[1].map_failures == 9 && cpu[1].oop_check == 4 &&
+	   cpu[1].size_hist[3] == 0,
+	   "model: a pool adds its devices' mappings, not their failures or histograms");
 
 	fill_model(&m, RT_F_ALL);
 	ok(m.npools == 1 && m.ndevs == 3, "model: one pool and three devices, found by name");
