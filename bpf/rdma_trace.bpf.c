@@ -350,27 +350,6 @@ static __always_inline bool track_unmap(struct device *dev, __u64 addr, __u64 *n
 	return true;
 }
 
-/*
- * The in-place record of a mapping at @phys, inside @mem: the entry of its
- * first pool slot, which the mapping owns until it is unmapped, so no lock
- * is needed. NULL outside the pool, or when the pool got no entries (the
- * tables were full).
- */
-static __always_inline struct rdma_slot *slot_at(int pool, struct io_tlb_mem *mem,
-						 __u64 phys)
-{
-	__u64 base, start = mem->start;
-	__u32 k;
-
-	if (pool < 0 || phys < start || phys >= mem->end)
-		return NULL;
-	base = pool_slot_base[pool & (RDMA_MAX_POOLS - 1)];
-	if (!base)
-		return NULL;
-	k = base - 1 + ((phys - start) >> 11);	/* IO_TLB_SHIFT */
-	return bpf_map_lookup_elem(&inflight_slots, &k);
-}
-
 static __always_inline struct rdma_event *event_new(__u32 type, struct device *dev,
 						    struct io_tlb_mem *mem)
 {
@@ -422,21 +401,23 @@ static __always_inline __u64 dev_dma_to_phys(struct device *dev, __u64 addr)
 	return ~0ULL;
 }
 
-/*
- * The out-of-pool check: is the range handed to a restricted device (DMA
- * address @addr, physical @phys) inside its pool? Counted on the device
- * and the pool, and reported.
- */
-static __always_inline void check_range(struct device *dev, struct io_tlb_mem *mem,
-					const char *api, __u64 phys, __u64 addr, __u64 size)
+/* Whether [phys, phys + size) lies inside [start, end). */
+static __always_inline bool in_pool(__u64 phys, __u64 size, __u64 start, __u64 end)
 {
-	__u64 start = mem->start;
-	__u64 end = mem->end;
+	return phys >= start && phys < end && size <= end - phys;
+}
+
+/*
+ * rdmatop's own out-of-pool check found a range handed to a restricted
+ * device outside its pool: counted on the device and the pool, and
+ * reported.
+ */
+static __always_inline void report_out_of_pool(struct device *dev, struct io_tlb_mem *mem,
+					       const char *api, __u64 addr, __u64 size)
+{
 	struct rdma_counters *c;
 	struct rdma_event *e;
 
-	if (phys >= start && phys < end && size <= end - phys)
-		return;
 	c = dev_counters(dev, mem);
 	if (c)
 		c->oop_check += 1;
@@ -639,6 +620,7 @@ struct dma_call {
 	struct io_tlb_mem *mem;
 	struct rdma_counters *dc;	/* the device's counters */
 	struct rdma_counters *pc;	/* its pool's */
+	__u64 start, end;		/* the pool's bounds */
 	int pool;
 	bool restricted;
 };
@@ -651,6 +633,8 @@ static __always_inline void dma_call_init(struct dma_call *c, struct device *dev
 	c->dev = dev;
 	c->mem = dev->dma_io_tlb_mem;
 	c->restricted = pool_restricted(c->mem);
+	c->start = c->mem ? c->mem->start : 0;
+	c->end = c->mem ? c->mem->end : 0;
 	c->dc = NULL;
 	c->pool = -1;
 	i = dev_index(dev, c->mem);
@@ -665,6 +649,26 @@ static __always_inline void dma_call_init(struct dma_call *c, struct device *dev
 	}
 	/* A restricted pool's mappings are added up from its devices. */
 	c->pc = c->restricted ? NULL : pool_counters_at(c->pool);
+}
+
+/*
+ * The in-place record of a mapping at @phys: the entry of its first pool
+ * slot, which the mapping owns until it is unmapped, so no lock is needed.
+ * NULL outside the pool, or when the pool got no entries (the tables were
+ * full).
+ */
+static __always_inline struct rdma_slot *slot_at(struct dma_call *c, __u64 phys)
+{
+	__u64 base;
+	__u32 k;
+
+	if (c->pool < 0 || phys < c->start || phys >= c->end)
+		return NULL;
+	base = pool_slot_base[c->pool & (RDMA_MAX_POOLS - 1)];
+	if (!base)
+		return NULL;
+	k = base - 1 + ((phys - c->start) >> 11);	/* IO_TLB_SHIFT */
+	return bpf_map_lookup_elem(&inflight_slots, &k);
 }
 
 /*
@@ -684,7 +688,7 @@ static __always_inline __u64 bounce_stamp(struct dma_call *c)
 static __always_inline void dma_mapped(struct dma_call *c, const char *api,
 				       __u64 addr, __u64 size, int dir)
 {
-	struct rdma_slot *slot = NULL;
+	struct rdma_slot *slot;
 	bool tracked = true;
 	__u64 phys;
 
@@ -695,10 +699,9 @@ static __always_inline void dma_mapped(struct dma_call *c, const char *api,
 		return;
 	}
 	phys = dev_dma_to_phys(c->dev, addr);
-	if (c->restricted)
-		check_range(c->dev, c->mem, api, phys, addr, size);
-	if (c->mem)
-		slot = slot_at(c->pool, c->mem, phys);
+	if (c->restricted && !in_pool(phys, size, c->start, c->end))
+		report_out_of_pool(c->dev, c->mem, api, addr, size);
+	slot = slot_at(c, phys);
 	if (slot) {
 		slot->ts = bounce_stamp(c);
 		slot->size = size;
@@ -715,11 +718,10 @@ static __always_inline void dma_unmapped(struct dma_call *c, __u64 addr, __u64 s
 	bool from_device = (dir == RDMA_DIR_FROM_DEVICE || dir == RDMA_DIR_BIDI) &&
 			   !(attrs & DMA_ATTR_SKIP_CPU_SYNC);
 	bool tracked = false, timed = false;
-	struct rdma_slot *slot = NULL;
+	struct rdma_slot *slot;
 	__u64 ns = 0, ts;
 
-	if (c->mem)
-		slot = slot_at(c->pool, c->mem, dev_dma_to_phys(c->dev, addr));
+	slot = slot_at(c, dev_dma_to_phys(c->dev, addr));
 	if (slot) {
 		ts = slot->ts;
 		if (ts) {
@@ -888,8 +890,8 @@ int BPF_PROG(dma_alloc, struct device *dev, void *virt_addr, dma_addr_t dma_addr
 	if (!virt_addr)
 		return 0;
 	if (pool_restricted(mem)) {
-		check_range(dev, mem, "dma_alloc", dev_dma_to_phys(dev, dma_addr), dma_addr,
-			    size);
+		if (!in_pool(dev_dma_to_phys(dev, dma_addr), size, mem->start, mem->end))
+			report_out_of_pool(dev, mem, "dma_alloc", dma_addr, size);
 		return 0;
 	}
 	touch_dev(dev, mem);
