@@ -16,7 +16,7 @@
  * an interval.
  *
  * The hot path takes no lock and makes no hash lookup: pools and devices
- * have slots in open-addressed tables (pool_keys[], dev_keys[]), their
+ * have entries in open-addressed tables (pool_keys[], devs[]), their
  * counters are per-CPU array entries updated without atomics (a
  * tracepoint runs with preemption off; only an interrupt mapping on the
  * same CPU mid-update can lose a count), and a bounce is tracked in flight
@@ -65,13 +65,6 @@ struct {
 } pool_stats SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, RDMA_MAX_DEVICES);
-	__type(key, __u32);
-	__type(value, struct rdma_dev_info);
-} dev_info SEC(".maps");
-
-struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, RDMA_MAX_DEVICES);
 	__type(key, __u32);
@@ -99,7 +92,7 @@ struct {
 
 struct rdma_self self;
 __u64 pool_keys[RDMA_MAX_POOLS];	/* obj_key() of each slot's io_tlb_mem; 0: free */
-__u64 dev_keys[RDMA_MAX_DEVICES];	/* obj_key() of each slot's device; 0: free */
+struct rdma_dev_info devs[RDMA_MAX_DEVICES];	/* open-addressed by device key */
 __u64 pool_slot_base[RDMA_MAX_POOLS];	/* its first inflight_slots entry + 1; 0: none */
 
 /* ---- helpers ------------------------------------------------------ */
@@ -136,9 +129,14 @@ static __always_inline __u64 obj_key(const void *p)
  * and a compare on the hot path, where a hash map costs a jhash, a bucket
  * walk and a helper call. Returns -1 when the table is full around @key.
  */
+static __always_inline __u32 key_hash(__u64 key)
+{
+	return (__u32)((key * 0x9E3779B97F4A7C15ULL) >> 32);
+}
+
 static __always_inline int table_slot(__u64 *keys, __u32 n, __u64 key, bool *fresh)
 {
-	__u32 h = (__u32)((key * 0x9E3779B97F4A7C15ULL) >> 32);
+	__u32 h = key_hash(key);
 	__u64 cur;
 	__u32 s;
 	int i;
@@ -216,32 +214,74 @@ static __always_inline void read_dev_name(struct device *dev, char *buf, __u32 l
 		bpf_probe_read_kernel_str(buf, len, name);
 }
 
-/* Records the pool a device has now. */
-static __always_inline void dev_set_pool(struct rdma_dev_info *info, struct io_tlb_mem *mem)
+/*
+ * Records the pool a device has now, and what the mapping path needs of
+ * it (bounds, slot entries), so that path reads the device's entry only.
+ */
+static __always_inline void dev_set_pool(struct rdma_dev_info *d, struct io_tlb_mem *mem)
 {
-	info->pool_slot = pool_index(mem);
-	info->pool = obj_key(mem);
-	info->restricted = pool_restricted(mem);
-	if (info->restricted)
-		info->home_pool = info->pool;
+	int pool = pool_index(mem);
+
+	d->pool_slot = pool;
+	d->pool = obj_key(mem);
+	d->restricted = pool_restricted(mem);
+	if (d->restricted)
+		d->home_pool = d->pool;
+	d->pool_start = mem ? mem->start : 0;
+	d->pool_end = mem ? mem->end : 0;
+	d->slot_base = pool < 0 ? 0 : pool_slot_base[pool & (RDMA_MAX_POOLS - 1)];
 }
 
-/* A device's slot; its first event records its name and pool. */
-static __always_inline int dev_index(struct device *dev, struct io_tlb_mem *mem)
+/*
+ * dev_entry() past its first probe: the rest of the probes, and taking a
+ * free entry, which records the device's name and pool. A subprogram, so
+ * that the mapping path's common case stays short and keeps its registers.
+ */
+static __noinline struct rdma_dev_info *dev_entry_slow(struct device *dev,
+							struct io_tlb_mem *mem,
+							__u64 key, int *slot)
 {
-	struct rdma_dev_info *info;
-	bool fresh;
+	__u32 h = key_hash(key), s;
+	struct rdma_dev_info *d;
+	__u64 cur;
 	int i;
 
-	i = table_slot(dev_keys, RDMA_MAX_DEVICES, obj_key(dev), &fresh);
-	if (i < 0 || !fresh)
-		return i;
-	info = bpf_map_lookup_elem(&dev_info, &i);
-	if (info) {
-		dev_set_pool(info, mem);
-		read_dev_name(dev, info->name, sizeof(info->name));
+	for (i = 0; i < TABLE_PROBES; i++) {
+		s = (h + i) & (RDMA_MAX_DEVICES - 1);
+		d = &devs[s];
+		*slot = s;
+		cur = d->key;
+		if (cur == key)
+			return d;
+		if (cur)
+			continue;
+		cur = __sync_val_compare_and_swap(&d->key, 0, key);
+		if (!cur) {
+			dev_set_pool(d, mem);
+			read_dev_name(dev, d->name, sizeof(d->name));
+			return d;
+		}
+		if (cur == key)
+			return d;
 	}
-	return i;
+	__sync_fetch_and_add(&self.untracked, 1);
+	return NULL;
+}
+
+/*
+ * A device's entry in devs[] and its slot (*slot), taking a free one the
+ * first time. NULL when the table is full around its key.
+ */
+static __always_inline struct rdma_dev_info *dev_entry(struct device *dev,
+							struct io_tlb_mem *mem, int *slot)
+{
+	__u64 key = obj_key(dev);
+	__u32 s = key_hash(key) & (RDMA_MAX_DEVICES - 1);
+
+	*slot = s;
+	if (devs[s].key == key)
+		return &devs[s];
+	return dev_entry_slow(dev, mem, key, slot);
 }
 
 static __always_inline struct rdma_counters *pool_counters_at(int i)
@@ -257,22 +297,20 @@ static __always_inline struct rdma_counters *pool_counters(struct io_tlb_mem *me
 static __always_inline struct rdma_counters *dev_counters(struct device *dev,
 							  struct io_tlb_mem *mem)
 {
-	int i = dev_index(dev, mem);
+	int i;
 
-	return i < 0 ? NULL : bpf_map_lookup_elem(&dev_stats, &i);
+	return dev_entry(dev, mem, &i) ? bpf_map_lookup_elem(&dev_stats, &i) : NULL;
 }
 
 /* Records a device and the pool it has now (attach, detach, rare events). */
 static __always_inline void touch_dev(struct device *dev, struct io_tlb_mem *mem)
 {
-	struct rdma_dev_info *info;
-	int i = dev_index(dev, mem);
+	struct rdma_dev_info *d;
+	int i;
 
-	if (i < 0)
-		return;
-	info = bpf_map_lookup_elem(&dev_info, &i);
-	if (info && (info->pool != obj_key(mem) || info->restricted != pool_restricted(mem)))
-		dev_set_pool(info, mem);
+	d = dev_entry(dev, mem, &i);
+	if (d && (d->pool != obj_key(mem) || d->restricted != pool_restricted(mem)))
+		dev_set_pool(d, mem);
 }
 
 /* @hist: fill the histograms too (devices; pools show none) */
@@ -440,16 +478,15 @@ int BPF_PROG(swiotlb_attach, struct device *dev, struct io_tlb_mem *mem)
 {
 	struct rdma_event *e;
 
-	struct rdma_dev_info *info;
+	struct rdma_dev_info *d;
 	int i;
 
 	pool_index(mem);
 	/* A new device may have the address of one that went away. */
-	i = dev_index(dev, mem);
-	info = i < 0 ? NULL : bpf_map_lookup_elem(&dev_info, &i);
-	if (info) {
-		dev_set_pool(info, mem);
-		read_dev_name(dev, info->name, sizeof(info->name));
+	d = dev_entry(dev, mem, &i);
+	if (d) {
+		dev_set_pool(d, mem);
+		read_dev_name(dev, d->name, sizeof(d->name));
 	}
 	e = event_new(RDMA_EV_ATTACH, dev, mem);
 	if (e)
@@ -619,36 +656,39 @@ struct dma_call {
 	struct device *dev;
 	struct io_tlb_mem *mem;
 	struct rdma_counters *dc;	/* the device's counters */
-	struct rdma_counters *pc;	/* its pool's */
+	struct rdma_counters *pc;	/* its pool's (not a restricted one) */
 	__u64 start, end;		/* the pool's bounds */
-	int pool;
+	__u64 slot_base;		/* its first inflight_slots entry + 1 */
 	bool restricted;
 };
 
 static __always_inline void dma_call_init(struct dma_call *c, struct device *dev)
 {
-	struct rdma_dev_info *info;
+	struct rdma_dev_info *d;
 	int i;
 
 	c->dev = dev;
 	c->mem = dev->dma_io_tlb_mem;
-	c->restricted = pool_restricted(c->mem);
-	c->start = c->mem ? c->mem->start : 0;
-	c->end = c->mem ? c->mem->end : 0;
 	c->dc = NULL;
-	c->pool = -1;
-	i = dev_index(dev, c->mem);
-	if (i >= 0) {
-		c->dc = bpf_map_lookup_elem(&dev_stats, &i);
-		/* The device's pool slot, recorded with its pool. */
-		info = bpf_map_lookup_elem(&dev_info, &i);
-		if (info && info->pool == obj_key(c->mem))
-			c->pool = info->pool_slot;
-		else
-			c->pool = pool_index(c->mem);
+	c->pc = NULL;
+	d = dev_entry(dev, c->mem, &i);
+	if (!d) {
+		c->restricted = pool_restricted(c->mem);
+		c->start = c->end = c->slot_base = 0;
+		return;
 	}
+	if (d->pool != obj_key(c->mem))
+		dev_set_pool(d, c->mem);	/* a new pool, its event unseen */
+	else if (!d->slot_base && d->pool_slot >= 0)	/* recorded mid-setup */
+		d->slot_base = pool_slot_base[d->pool_slot & (RDMA_MAX_POOLS - 1)];
+	c->dc = bpf_map_lookup_elem(&dev_stats, &i);
+	c->restricted = d->restricted;
+	c->start = d->pool_start;
+	c->end = d->pool_end;
+	c->slot_base = d->slot_base;
 	/* A restricted pool's mappings are added up from its devices. */
-	c->pc = c->restricted ? NULL : pool_counters_at(c->pool);
+	if (!c->restricted)
+		c->pc = pool_counters_at(d->pool_slot);
 }
 
 /*
@@ -659,15 +699,11 @@ static __always_inline void dma_call_init(struct dma_call *c, struct device *dev
  */
 static __always_inline struct rdma_slot *slot_at(struct dma_call *c, __u64 phys)
 {
-	__u64 base;
 	__u32 k;
 
-	if (c->pool < 0 || phys < c->start || phys >= c->end)
+	if (!c->slot_base || phys < c->start || phys >= c->end)
 		return NULL;
-	base = pool_slot_base[c->pool & (RDMA_MAX_POOLS - 1)];
-	if (!base)
-		return NULL;
-	k = base - 1 + ((phys - c->start) >> 11);	/* IO_TLB_SHIFT */
+	k = c->slot_base - 1 + ((phys - c->start) >> 11);	/* IO_TLB_SHIFT */
 	return bpf_map_lookup_elem(&inflight_slots, &k);
 }
 

@@ -4,10 +4,10 @@
  * (rdma_trace.bpf.c) shares with userspace (tools/rdmatop).
  *
  * Pools and devices live in small tables indexed by slot: the program's
- * .bss arrays pool_keys[] and dev_keys[] give the kernel object (struct
- * io_tlb_mem, struct device) of each slot, 0 for a free one; the array
- * maps pool_info/dev_info describe it and the per-CPU array maps
- * pool_stats/dev_stats count for it. A slot, once taken, is never reused,
+ * .bss array pool_keys[] gives the pool (struct io_tlb_mem) of each slot,
+ * 0 for a free one, and the array map pool_info describes it; the .bss
+ * array devs[] describes the device of each slot (struct rdma_dev_info).
+ * The per-CPU array maps pool_stats/dev_stats count for them. A slot, once taken, is never reused,
  * so its counters only ever grow, except the in-flight gauges, which are
  * deltas whose sum over all CPUs is the current value.
  */
@@ -95,18 +95,26 @@ struct rdma_pool_info {
 };
 
 /**
- * struct rdma_dev_info - one device, keyed by its struct device
+ * struct rdma_dev_info - one device: an entry of the program's devs[]
+ * @key: the device's key (see obj_key()); 0: a free entry
  * @pool: the key of its pool in pool_keys[], as last seen (0: none)
  * @home_pool: the key of the last restricted pool it had (0: none). A
  *	restricted pool's mappings are counted on its devices only, not on
  *	the pool: userspace adds up the devices whose home is the pool.
+ * @pool_start: @pool's first physical address (the program's cache)
+ * @pool_end: one past its last
+ * @slot_base: @pool's first inflight_slots entry + 1; 0: none
  * @restricted: the pool is a restricted one
- * @pool_slot: @pool's slot in pool_keys[], -1: none (BPF only)
- * @name: dev_name()
+ * @pool_slot: @pool's slot in pool_keys[], -1: none
+ * @name: dev_name(); empty until recorded
  */
 struct rdma_dev_info {
+	__u64 key;
 	__u64 pool;
 	__u64 home_pool;
+	__u64 pool_start;
+	__u64 pool_end;
+	__u64 slot_base;
 	__u32 restricted;
 	__s32 pool_slot;
 	char name[RDMA_NAME_LEN];

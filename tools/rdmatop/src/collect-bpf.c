@@ -216,17 +216,16 @@ static struct rt_pool *pool_for(struct rt_model *m, __u64 key, const struct rdma
 }
 
 /*
- * The tables' keys are read from the program's .bss, which the skeleton
- * maps: a taken slot whose description is not written yet is skipped
- * until the next interval.
+ * The pool keys and the device table are read from the program's .bss,
+ * which the skeleton maps: an entry whose description is not written yet
+ * is skipped until the next interval.
  */
 void bpf_read(struct rt_bpf *b, struct rt_model *m)
 {
 	const volatile __u64 *pool_keys = b->skel->bss->pool_keys;
-	const volatile __u64 *dev_keys = b->skel->bss->dev_keys;
+	const volatile struct rdma_dev_info *devs = b->skel->bss->devs;
 	int pinfo_fd = bpf_map__fd(b->skel->maps.pool_info);
 	int pstats_fd = bpf_map__fd(b->skel->maps.pool_stats);
-	int dinfo_fd = bpf_map__fd(b->skel->maps.dev_info);
 	int dstats_fd = bpf_map__fd(b->skel->maps.dev_stats);
 	struct rdma_pool_info pi;
 	struct rdma_dev_info di;
@@ -245,8 +244,11 @@ void bpf_read(struct rt_bpf *b, struct rt_model *m)
 			read_counters(b, pstats_fd, slot, &p->cur);
 	}
 	for (slot = 0; slot < RDMA_MAX_DEVICES; slot++) {
-		key = dev_keys[slot];
-		if (!key || bpf_map_lookup_elem(dinfo_fd, &slot, &di) || !di.name[0])
+		key = devs[slot].key;
+		if (!key)
+			continue;
+		memcpy(&di, (const void *)&devs[slot], sizeof(di));
+		if (!di.name[0])
 			continue;
 		di.name[RDMA_NAME_LEN - 1] = '\0';
 		d = model_dev(m, di.name);
