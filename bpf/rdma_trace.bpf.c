@@ -313,7 +313,7 @@ static __always_inline void touch_dev(struct device *dev, struct io_tlb_mem *mem
 		dev_set_pool(d, mem);
 }
 
-/* @hist: fill the histograms too (devices; pools show none) */
+/* @hist: fill the histograms too */
 static __always_inline void count_map(struct rdma_counters *c, __u64 size, int dir,
 				      bool tracked, bool hist)
 {
@@ -741,7 +741,7 @@ static __always_inline void dma_mapped(struct dma_call *c, const char *api,
 	if (slot) {
 		slot->ts = bounce_stamp(c);
 		slot->size = size;
-		count_map(c->pc, size, dir, true, false);
+		count_map(c->pc, size, dir, true, true);
 	} else {
 		tracked = track_map(c->dev, addr, size, c->mem);
 	}
@@ -771,7 +771,7 @@ static __always_inline void dma_unmapped(struct dma_call *c, __u64 addr, __u64 s
 		} else {
 			__sync_fetch_and_add(&self.unmatched, 1);
 		}
-		count_unmap(c->pc, size, from_device, tracked, ns, timed, false);
+		count_unmap(c->pc, size, from_device, tracked, ns, timed, true);
 	} else {
 		tracked = timed = track_unmap(c->dev, addr, &ns, &size);
 	}

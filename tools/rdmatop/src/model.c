@@ -258,6 +258,12 @@ void rt_counters_add(rt_counters *sum, const rt_counters *one)
 
 void rt_counters_add_mappings(rt_counters *sum, const rt_counters *one)
 {
+	int i;
+
+	for (i = 0; i < RDMA_HIST_SLOTS; i++) {
+		sum->size_hist[i] += one->size_hist[i];
+		sum->time_hist[i] += one->time_hist[i];
+	}
 	sum->maps += one->maps;
 	sum->unmaps += one->unmaps;
 	sum->map_bytes += one->map_bytes;

@@ -131,9 +131,10 @@ uint64_t rt_failures(const rt_counters *c);
 /* Accumulate one CPU's counters into a sum. */
 void rt_counters_add(rt_counters *sum, const rt_counters *one);
 /*
- * Adds @one's mapping counters (maps, unmaps, bytes, in flight, time) to
- * @sum: a restricted pool's are its devices' (see rdma_dev_info.home_pool);
- * failures and out-of-pool ranges are counted on the pool itself.
+ * Adds @one's mapping counters (maps, unmaps, bytes, in flight, time, the
+ * histograms) to @sum: a restricted pool's are its devices' (see
+ * rdma_dev_info.home_pool); failures and out-of-pool ranges are counted on
+ * the pool itself.
  */
 void rt_counters_add_mappings(rt_counters *sum, const rt_counters *one);
 

@@ -164,6 +164,7 @@ static void j_pool(struct jw *w, const struct rt_model *m, const struct rt_pool 
 	j_u64(w, "hiwater_bytes", rt_hiwater_bytes(p), p->have_hiwater);
 	j_num(w, "hiwater_pct", rt_pct(rt_hiwater_bytes(p), p->size), p->have_hiwater);
 	j_counters(w, m, &p->cur, &p->prev);
+	j_percentiles(w, m, &p->cur, &p->prev);
 	j_close(w, '}');
 }
 

@@ -16,9 +16,9 @@ POOL_KEYS = {"name", "live", "restricted", "base", "size", "nslabs", "used_slots
              "bytes_to_device_per_s", "bytes_from_device_per_s", "inflight",
              "inflight_bytes", "map_failures_total", "alloc_failures_total",
              "allocs_total", "frees_total", "out_of_pool_kernel_total",
-             "out_of_pool_check_total", "refused_total"}
-DEV_EXTRA = {"pool", "bound", "size_p50_bytes", "size_p99_bytes", "time_p50_ns",
-             "time_p99_ns", "last_out_of_pool"}
+             "out_of_pool_check_total", "refused_total", "size_p50_bytes",
+             "size_p99_bytes", "time_p50_ns", "time_p99_ns"}
+DEV_EXTRA = {"pool", "bound", "last_out_of_pool"}
 TOP_KEYS = {"time", "interval_s", "mode", "unavailable", "ringbuf_drops_total",
             "inflight_untracked_total", "events_untracked_total", "pools", "devices", "events"}
 
