@@ -860,13 +860,14 @@ struct sg_walk {
 	int count;		/* segments to visit */
 	int dir;
 	unsigned long attrs;
+	bool unmap;
 };
 
 /*
  * One segment per call: through bpf_loop() the verifier checks the body
  * once, not once per segment.
  */
-static long sg_map_step(__u32 i, void *ctx)
+static long sg_walk_step(__u32 i, void *ctx)
 {
 	struct sg_walk *w = ctx;
 	__u64 addr, len;
@@ -874,21 +875,9 @@ static long sg_map_step(__u32 i, void *ctx)
 	if ((int)i >= w->count || !w->sg)
 		return 1;
 	sg_segment(w->sg, &addr, &len);
-	dma_mapped(&w->c, "dma_map_sg", addr, len, w->dir);
-	w->sg = sg_step(w->sg);
-	return 0;
-}
-
-static long sg_unmap_step(__u32 i, void *ctx)
-{
-	struct sg_walk *w = ctx;
-	__u64 addr, len;
-
-	if ((int)i >= w->count || !w->sg)
-		return 1;
-	sg_segment(w->sg, &addr, &len);
-	/* Segments merged into an earlier one have no DMA length. */
-	if (len)
+	if (!w->unmap)
+		dma_mapped(&w->c, "dma_map_sg", addr, len, w->dir);
+	else if (len)	/* merged into an earlier segment: no DMA length */
 		dma_unmapped(&w->c, addr, len, w->dir, w->attrs);
 	w->sg = sg_step(w->sg);
 	return 0;
@@ -901,7 +890,7 @@ int BPF_PROG(dma_map_sg, struct device *dev, struct scatterlist *sgl, int nents,
 	struct sg_walk w = { .sg = sgl, .count = ents, .dir = dir, .attrs = attrs };
 
 	dma_call_init(&w.c, dev);
-	bpf_loop(RDMA_MAX_SG, sg_map_step, &w, 0);
+	bpf_loop(RDMA_MAX_SG, sg_walk_step, &w, 0);
 	return 0;
 }
 
@@ -909,10 +898,12 @@ SEC("tp_btf/dma_unmap_sg")
 int BPF_PROG(dma_unmap_sg, struct device *dev, struct scatterlist *sgl, int nents,
 	     enum dma_data_direction dir, unsigned long attrs)
 {
-	struct sg_walk w = { .sg = sgl, .count = nents, .dir = dir, .attrs = attrs };
+	struct sg_walk w = {
+		.sg = sgl, .count = nents, .dir = dir, .attrs = attrs, .unmap = true,
+	};
 
 	dma_call_init(&w.c, dev);
-	bpf_loop(RDMA_MAX_SG, sg_unmap_step, &w, 0);
+	bpf_loop(RDMA_MAX_SG, sg_walk_step, &w, 0);
 	return 0;
 }
 
