@@ -740,7 +740,6 @@ static __always_inline void dma_mapped(struct dma_call *c, const char *api,
 	slot = slot_at(c, phys);
 	if (slot) {
 		slot->ts = bounce_stamp(c);
-		slot->size = size;
 		count_map(c->pc, size, dir, true, true);
 	} else {
 		tracked = track_map(c->dev, addr, size, c->mem);
@@ -761,7 +760,6 @@ static __always_inline void dma_unmapped(struct dma_call *c, __u64 addr, __u64 s
 	if (slot) {
 		ts = slot->ts;
 		if (ts) {
-			size = slot->size;
 			slot->ts = 0;
 			tracked = true;
 			if (ts != TS_UNTIMED) {

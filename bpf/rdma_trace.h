@@ -127,8 +127,7 @@ struct rdma_dev_info {
  */
 struct rdma_slot {
 	__u64 ts;	/* bpf_ktime_get_ns() at map time; 0: free */
-	__u64 size;
-};
+};	/* the size is the unmap's: the DMA API unmaps what it mapped */
 
 struct rdma_inflight_key {
 	__u64 dev;
