@@ -9,8 +9,8 @@
  * left alone. A range inside the device's swiotlb pool is a bounce.
  *
  * Per pool and per device: mappings, bytes each way, mappings in flight,
- * failures, coherent allocations, out-of-pool ranges, and (devices) log2
- * histograms of mapping size and of time in flight. Rare events (attach,
+ * failures, coherent allocations, out-of-pool ranges, and log2 histograms
+ * of mapping size and of time in flight. Rare events (attach,
  * detach, failures, out of pool) come from the swiotlb:* events and go to
  * a ring buffer; everything else stays in maps that userspace reads once
  * an interval.
@@ -21,16 +21,17 @@
  * tracepoint runs with preemption off; only an interrupt mapping on the
  * same CPU mid-update can lose a count), and a bounce is tracked in flight
  * in the array entry of its first pool slot, which it owns until unmapped.
- * Reading the clock costs more than the rest together: one bounce in
- * RDMA_TIME_SAMPLE is timed.
+ * Reading the clock is the dearest single step (about 100 instructions on
+ * arm64): one bounce in RDMA_TIME_SAMPLE is timed.
  *
  * Its own out-of-pool check: every DMA API range handed to a device that
  * has a restricted pool is compared with that pool's bounds, read from
  * the device through BTF. It works whether or not the kernel's audit does.
  *
- * A restricted pool's mappings are counted on its devices only, which is
- * one per-CPU lookup less a call: userspace adds up a pool's devices
- * (rdma_dev_info.home_pool). Other pools (the default one) are counted.
+ * A restricted pool's mappings and histograms are counted on its devices
+ * only, which is one per-CPU lookup less a call: userspace adds up a
+ * pool's devices (rdma_dev_info.home_pool). Other pools (the default one)
+ * are counted.
  *
  * On a kernel without the series only swiotlb_bounced exists; userspace
  * disables the other programs (bpf_program__set_autoload) and this one
@@ -708,9 +709,9 @@ static __always_inline struct rdma_slot *slot_at(struct dma_call *c, __u64 phys)
 }
 
 /*
- * The clock costs more than all the rest of a bounce's accounting: one
- * bounce in RDMA_TIME_SAMPLE per device and CPU is timed; the others are
- * tracked (in flight) with an untimed mark.
+ * The clock is the dearest step of a bounce's accounting: one bounce in
+ * RDMA_TIME_SAMPLE per device and CPU is timed; the others are tracked
+ * (in flight) with an untimed mark.
  */
 #define TS_UNTIMED	1
 
