@@ -124,33 +124,36 @@ static __always_inline __u64 obj_key(const void *p)
 	return p ? (__u64)p - (__u64)&self : 0;
 }
 
-/*
- * The slot of @key in the open-addressed table @keys of @n (a power of 2)
- * entries, taking a free one (*fresh) the first time: a multiply, a load
- * and a compare on the hot path, where a hash map costs a jhash, a bucket
- * walk and a helper call. Returns -1 when the table is full around @key.
- */
 static __always_inline __u32 key_hash(__u64 key)
 {
 	return (__u32)((key * 0x9E3779B97F4A7C15ULL) >> 32);
 }
 
-static __always_inline int table_slot(__u64 *keys, __u32 n, __u64 key, bool *fresh)
+/*
+ * The slot of @key in an open-addressed table of @n (a power of 2)
+ * entries of @stride bytes, each starting with its u64 key (0: free),
+ * taking a free one (*fresh) the first time: a multiply, a load and a
+ * compare where a hash map costs a jhash, a bucket walk and a helper call.
+ * Returns -1 when the table is full around @key.
+ */
+static __always_inline int table_slot(void *table, __u32 stride, __u32 n, __u64 key,
+				      bool *fresh)
 {
 	__u32 h = key_hash(key);
-	__u64 cur;
+	__u64 *keyp, cur;
 	__u32 s;
 	int i;
 
 	*fresh = false;
 	for (i = 0; i < TABLE_PROBES; i++) {
 		s = (h + i) & (n - 1);
-		cur = keys[s];
+		keyp = table + s * stride;
+		cur = *keyp;
 		if (cur == key)
 			return s;
 		if (cur)
 			continue;
-		cur = __sync_val_compare_and_swap(&keys[s], 0, key);
+		cur = __sync_val_compare_and_swap(keyp, 0, key);
 		if (!cur) {
 			*fresh = true;
 			return s;
@@ -181,7 +184,7 @@ static __always_inline int pool_index(struct io_tlb_mem *mem)
 
 	if (!mem)
 		return -1;
-	i = table_slot(pool_keys, RDMA_MAX_POOLS, obj_key(mem), &fresh);
+	i = table_slot(pool_keys, sizeof(pool_keys[0]), RDMA_MAX_POOLS, obj_key(mem), &fresh);
 	if (i < 0 || !fresh)
 		return i;
 	info = bpf_map_lookup_elem(&pool_info, &i);
@@ -234,39 +237,28 @@ static __always_inline void dev_set_pool(struct rdma_dev_info *d, struct io_tlb_
 }
 
 /*
- * dev_entry() past its first probe: the rest of the probes, and taking a
- * free entry, which records the device's name and pool. A subprogram, so
- * that the mapping path's common case stays short and keeps its registers.
+ * dev_entry() past its first probe: table_slot() over devs[], and a new
+ * entry records the device's name and pool. A subprogram, so that the
+ * mapping path's common case stays short and keeps its registers.
  */
 static __noinline struct rdma_dev_info *dev_entry_slow(struct device *dev,
 							struct io_tlb_mem *mem,
 							__u64 key, int *slot)
 {
-	__u32 h = key_hash(key), s;
 	struct rdma_dev_info *d;
-	__u64 cur;
-	int i;
+	bool fresh;
+	int s;
 
-	for (i = 0; i < TABLE_PROBES; i++) {
-		s = (h + i) & (RDMA_MAX_DEVICES - 1);
-		d = &devs[s];
-		*slot = s;
-		cur = d->key;
-		if (cur == key)
-			return d;
-		if (cur)
-			continue;
-		cur = __sync_val_compare_and_swap(&d->key, 0, key);
-		if (!cur) {
-			dev_set_pool(d, mem);
-			read_dev_name(dev, d->name, sizeof(d->name));
-			return d;
-		}
-		if (cur == key)
-			return d;
+	s = table_slot(devs, sizeof(devs[0]), RDMA_MAX_DEVICES, key, &fresh);
+	if (s < 0)
+		return NULL;
+	*slot = s;
+	d = &devs[s & (RDMA_MAX_DEVICES - 1)];
+	if (fresh) {
+		dev_set_pool(d, mem);
+		read_dev_name(dev, d->name, sizeof(d->name));
 	}
-	__sync_fetch_and_add(&self.untracked, 1);
-	return NULL;
+	return d;
 }
 
 /*
@@ -303,15 +295,27 @@ static __always_inline struct rdma_counters *dev_counters(struct device *dev,
 	return dev_entry(dev, mem, &i) ? bpf_map_lookup_elem(&dev_stats, &i) : NULL;
 }
 
+/*
+ * A device's entry with the pool it has now: one whose pool changed
+ * without an attach or detach event seen (rdmatop started later) is
+ * recorded again.
+ */
+static __always_inline struct rdma_dev_info *dev_entry_now(struct device *dev,
+							    struct io_tlb_mem *mem, int *slot)
+{
+	struct rdma_dev_info *d = dev_entry(dev, mem, slot);
+
+	if (d && d->pool != obj_key(mem))
+		dev_set_pool(d, mem);
+	return d;
+}
+
 /* Records a device and the pool it has now (attach, detach, rare events). */
 static __always_inline void touch_dev(struct device *dev, struct io_tlb_mem *mem)
 {
-	struct rdma_dev_info *d;
 	int i;
 
-	d = dev_entry(dev, mem, &i);
-	if (d && (d->pool != obj_key(mem) || d->restricted != pool_restricted(mem)))
-		dev_set_pool(d, mem);
+	dev_entry_now(dev, mem, &i);
 }
 
 /* @hist: fill the histograms too */
@@ -672,15 +676,14 @@ static __always_inline void dma_call_init(struct dma_call *c, struct device *dev
 	c->mem = dev->dma_io_tlb_mem;
 	c->dc = NULL;
 	c->pc = NULL;
-	d = dev_entry(dev, c->mem, &i);
+	d = dev_entry_now(dev, c->mem, &i);
 	if (!d) {
 		c->restricted = pool_restricted(c->mem);
 		c->start = c->end = c->slot_base = 0;
 		return;
 	}
-	if (d->pool != obj_key(c->mem))
-		dev_set_pool(d, c->mem);	/* a new pool, its event unseen */
-	else if (!d->slot_base && d->pool_slot >= 0)	/* recorded mid-setup */
+	/* Recorded while its pool was being set up by another CPU. */
+	if (!d->slot_base && d->pool_slot >= 0)
 		d->slot_base = pool_slot_base[d->pool_slot & (RDMA_MAX_POOLS - 1)];
 	c->dc = bpf_map_lookup_elem(&dev_stats, &i);
 	c->restricted = d->restricted;
@@ -824,10 +827,9 @@ int BPF_PROG(dma_unmap_resource, struct device *dev, dma_addr_t addr, size_t siz
 }
 
 /*
- * Scatterlists, segment by segment (the first RDMA_MAX_SG): each mapped
- * segment of a restricted device is checked (its bounce is counted and
- * tracked by swiotlb_map); the others are counted and tracked by DMA
- * address. dma_unmap_sg passes the list as mapped, DMA addresses included.
+ * Scatterlists, segment by segment (the first RDMA_MAX_SG), each as a
+ * range of its own (dma_mapped(), dma_unmapped()). dma_unmap_sg passes the
+ * list as mapped, DMA addresses included.
  */
 static __always_inline void sg_segment(struct scatterlist *sg, __u64 *addr, __u64 *len)
 {
