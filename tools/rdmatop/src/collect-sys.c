@@ -188,23 +188,39 @@ static void read_pool_dir(struct rt_model *m, const struct sys_paths *sp, const 
 	read_pool_devices(m, dir, name);
 }
 
+/*
+ * The next entry of directory @d (opened at @root), "." and ".." skipped:
+ * its name, its path in @path. NULL after the last.
+ */
+static const char *next_child(DIR *d, const char *root, char *path, size_t len)
+{
+	struct dirent *de;
+
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, len, "%s/%s", root, de->d_name);
+		return de->d_name;
+	}
+	return NULL;
+}
+
 static void scan_pool_dirs(struct rt_model *m, const struct sys_paths *sp, const char *root,
 			   bool skip_swiotlb)
 {
 	char dir[PATH_MAX], probe[PATH_MAX];
-	struct dirent *de;
 	DIR *d = opendir(root);
+	const char *name;
 
 	if (!d)
 		return;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || (skip_swiotlb && !strcmp(de->d_name, "swiotlb")))
+	while ((name = next_child(d, root, dir, sizeof(dir)))) {
+		if (skip_swiotlb && !strcmp(name, "swiotlb"))
 			continue;
-		snprintf(dir, sizeof(dir), "%s/%s", root, de->d_name);
 		snprintf(probe, sizeof(probe), "%s/io_tlb_nslabs", dir);
 		if (access(probe, R_OK))
 			continue;
-		read_pool_dir(m, sp, dir, de->d_name);
+		read_pool_dir(m, sp, dir, name);
 	}
 	closedir(d);
 }
@@ -213,7 +229,7 @@ static void scan_pool_dirs(struct rt_model *m, const struct sys_paths *sp, const
 static void scan_dt_pools(struct rt_model *m, const struct sys_paths *sp)
 {
 	char root[PATH_MAX], dir[PATH_MAX];
-	struct dirent *de;
+	const char *name;
 	struct rt_pool *p;
 	uint64_t base, size;
 	DIR *d;
@@ -222,13 +238,10 @@ static void scan_dt_pools(struct rt_model *m, const struct sys_paths *sp)
 	d = opendir(root);
 	if (!d)
 		return;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
+	while ((name = next_child(d, root, dir, sizeof(dir)))) {
+		if (!is_restricted_node(dir) || !dt_reg(sp, name, &base, &size))
 			continue;
-		snprintf(dir, sizeof(dir), "%s/%s", root, de->d_name);
-		if (!is_restricted_node(dir) || !dt_reg(sp, de->d_name, &base, &size))
-			continue;
-		p = model_pool(m, de->d_name);
+		p = model_pool(m, name);
 		if (!p)
 			break;
 		p->restricted = true;
@@ -288,15 +301,17 @@ void sys_pools(struct rt_model *m, const struct sys_paths *sp, bool rescan)
 	scan_dt_pools(m, sp);
 }
 
-/* The name of the restricted pool among a node's memory-region phandles. */
+/*
+ * The name of the restricted pool among a node's memory-region phandles:
+ * the first one listed, as the kernel takes it.
+ */
 static bool dt_pool_of(const struct sys_paths *sp, const char *of_node, char *pool,
 		       size_t len)
 {
 	char path[PATH_MAX], root[PATH_MAX], node[PATH_MAX];
 	unsigned char regions[64], ph[4];
-	struct dirent *de;
-	ssize_t n, i;
-	bool found = false;
+	ssize_t n, i, best;
+	const char *name;
 	DIR *d;
 
 	snprintf(path, sizeof(path), "%s/memory-region", of_node);
@@ -304,24 +319,23 @@ static bool dt_pool_of(const struct sys_paths *sp, const char *of_node, char *po
 	if (n < 4)
 		return false;
 	snprintf(root, sizeof(root), "%s/reserved-memory", sp->devicetree);
-	for (i = 0; i + 4 <= n && !found; i += 4) {
-		d = opendir(root);
-		if (!d)
-			return false;
-		while (!found && (de = readdir(d))) {
-			if (de->d_name[0] == '.')
+	d = opendir(root);
+	if (!d)
+		return false;
+	best = n;
+	while ((name = next_child(d, root, node, sizeof(node)))) {
+		snprintf(path, sizeof(path), "%s/phandle", node);
+		if (read_blob(path, ph, 4) != 4)
+			continue;
+		for (i = 0; i + 4 <= n && i < best; i += 4) {
+			if (memcmp(ph, regions + i, 4) || !is_restricted_node(node))
 				continue;
-			snprintf(node, sizeof(node), "%s/%s", root, de->d_name);
-			snprintf(path, sizeof(path), "%s/phandle", node);
-			if (read_blob(path, ph, 4) != 4 || memcmp(ph, regions + i, 4) ||
-			    !is_restricted_node(node))
-				continue;
-			snprintf(pool, len, "%s", de->d_name);
-			found = true;
+			snprintf(pool, len, "%s", name);
+			best = i;
 		}
-		closedir(d);
 	}
-	return found;
+	closedir(d);
+	return best < n;
 }
 
 /*
@@ -350,7 +364,7 @@ static bool dev_dt_pool(const struct sys_paths *sp, const char *devdir, char *po
 static void scan_bus(struct rt_model *m, const struct sys_paths *sp, const char *bus)
 {
 	char root[PATH_MAX], devdir[PATH_MAX], pool[RDMA_NAME_LEN];
-	struct dirent *de;
+	const char *name;
 	struct rt_dev *dev;
 	DIR *d;
 
@@ -358,13 +372,10 @@ static void scan_bus(struct rt_model *m, const struct sys_paths *sp, const char 
 	d = opendir(root);
 	if (!d)
 		return;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(devdir, sizeof(devdir), "%s/%s", root, de->d_name);
+	while ((name = next_child(d, root, devdir, sizeof(devdir)))) {
 		if (!dev_dt_pool(sp, devdir, pool, sizeof(pool)))
 			continue;
-		dev = model_dev(m, de->d_name);
+		dev = model_dev(m, name);
 		if (!dev)
 			break;
 		if (!dev->pool[0])
@@ -374,41 +385,40 @@ static void scan_bus(struct rt_model *m, const struct sys_paths *sp, const char 
 	closedir(d);
 }
 
+/* Whether device @name is on the bus at @bus; *bound: with a driver. */
+static bool dev_on_bus(const char *bus, const char *name, bool *bound)
+{
+	char path[PATH_MAX * 2];
+
+	/* One lookup for the usual case, a device with its driver. */
+	snprintf(path, sizeof(path), "%s/devices/%s/driver", bus, name);
+	*bound = !access(path, F_OK);
+	if (*bound)
+		return true;
+	snprintf(path, sizeof(path), "%s/devices/%s", bus, name);
+	return !access(path, F_OK);
+}
+
 /* Finds a device by name on any bus; whether a driver is bound. */
 static bool dev_exists(const struct sys_paths *sp, const char *name, bool *bound)
 {
 	static const char *const usual[] = { "platform", "pci" };
-	char root[PATH_MAX], path[PATH_MAX * 2];
-	struct dirent *de;
+	char root[PATH_MAX], bus[PATH_MAX * 2];
 	bool found = false;
 	size_t i;
 	DIR *d;
 
 	for (i = 0; i < sizeof(usual) / sizeof(usual[0]); i++) {
-		/* One lookup for the usual case, a device with its driver. */
-		snprintf(path, sizeof(path), "%s/bus/%s/devices/%s/driver", sp->sysfs, usual[i],
-			 name);
-		*bound = !access(path, F_OK);
-		if (*bound)
-			return true;
-		snprintf(path, sizeof(path), "%s/bus/%s/devices/%s", sp->sysfs, usual[i], name);
-		if (!access(path, F_OK))
+		snprintf(bus, sizeof(bus), "%s/bus/%s", sp->sysfs, usual[i]);
+		if (dev_on_bus(bus, name, bound))
 			return true;
 	}
 	snprintf(root, sizeof(root), "%s/bus", sp->sysfs);
 	d = opendir(root);
 	if (!d)
 		return true;	/* no sysfs to ask: assume it is there */
-	while (!found && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/devices/%s", root, de->d_name, name);
-		if (access(path, F_OK))
-			continue;
-		found = true;
-		snprintf(path, sizeof(path), "%s/%s/devices/%s/driver", root, de->d_name, name);
-		*bound = !access(path, F_OK);
-	}
+	while (!found && next_child(d, root, bus, sizeof(bus)))
+		found = dev_on_bus(bus, name, bound);
 	closedir(d);
 	return found;
 }
