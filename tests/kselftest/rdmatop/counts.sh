@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# rdmatop counts what the test driver does on dma-test, exactly: N maps
+# of S bytes each way are N maps, N*S bytes mapped, N*S bytes towards the
+# device, N in flight with N*S bytes while held; their unmaps are N
+# unmaps, the from-device bytes back, nothing left in flight. A
+# scatterlist counts one mapping per DMA segment.
+. "$(dirname "$0")/rdmatop_lib.sh"
+need_rdmatop
+need_patched
+dev=dma-test
+size=3000	# not a power of 2, and more than one 2 KiB pool slot
+n=5		# maps per direction
+cleanup_hook() {
+	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null
+	unbind_test_driver $dev
+}
+
+bind_test_driver $dev
+rdmatop --json -d 1 -f $dev > "$WORK/out" 2> "$WORK/err" &
+pid=$!
+
+# lines_after N: waits for N more --json lines than there are now, then
+# sets $line to the newest: an interval that began after whatever the
+# caller did before.
+lines_after() {
+	want=$(($(wc -l < "$WORK/out") + $1))
+	i=0
+	while [ "$(wc -l < "$WORK/out")" -lt $want ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(wc -l < "$WORK/out")" -ge $want ] || fail "rdmatop printed no line: $(cat "$WORK/err")"
+	line=$(tail -n 1 "$WORK/out")
+}
+
+# val KEY: the device's KEY in $line (its counters come before any
+# nested object, so the match stays inside the device's object).
+val() {
+	v=$(echo "$line" | sed -n "s/.*{\"name\":\"$dev\",[^{}]*\"$1\":\(-\{0,1\}[0-9][0-9]*\)[,}].*/\1/p")
+	[ -n "$v" ] || fail "no $1 for $dev in: $line"
+	echo "$v"
+}
+
+# expect KEY BEFORE WANT_DELTA
+expect() {
+	got=$(($(val "$1") - $2))
+	note "$1: +$got (want +$3)"
+	[ "$got" = "$3" ] || fail "$1 moved by $got, not $3"
+}
+
+lines_after 1
+for k in maps_total unmaps_total map_bytes_total bytes_to_device_total \
+	 bytes_from_device_total inflight inflight_bytes; do
+	eval "b_$k=\$(val $k)"
+done
+
+ids=
+for dir in to from; do
+	for i in $(seq 1 $n); do
+		res=$("$HERE/rdt_ctl" $dev map $size 1 $dir) || fail "map $size $dir: $res"
+		echo "$res" | grep -q "inpool=1" || fail "map $size $dir not in the pool: $res"
+		ids="$ids $(echo "$res" | sed -n 's/^id=\([0-9]*\).*/\1/p')"
+	done
+done
+res=$("$HERE/rdt_ctl" $dev map_sg 3 $size 0 to) || fail "map_sg: $res"
+sg_id=$(echo "$res" | sed -n 's/^id=\([0-9]*\).*/\1/p')
+sg_ents=$(echo "$res" | sed -n 's/.* ents=\([0-9]*\).*/\1/p')
+note "map_sg: $res"
+[ -n "$sg_ents" ] || fail "map_sg gave no segment count: $res"
+
+lines_after 2
+maps=$((2 * n + sg_ents))
+expect maps_total "$b_maps_total" $maps
+expect unmaps_total "$b_unmaps_total" 0
+expect bytes_to_device_total "$b_bytes_to_device_total" $((n * size + 3 * size))
+expect map_bytes_total "$b_map_bytes_total" $((2 * n * size + 3 * size))
+expect inflight "$b_inflight" $maps
+expect inflight_bytes "$b_inflight_bytes" $((2 * n * size + 3 * size))
+
+for id in $ids; do
+	res=$("$HERE/rdt_ctl" $dev unmap "$id") || fail "unmap $id: $res"
+	echo "$res" | grep -q "data=ok" || fail "unmap $id: $res"
+done
+"$HERE/rdt_ctl" $dev unmap_sg "$sg_id" > /dev/null || fail "unmap_sg $sg_id"
+
+lines_after 2
+expect unmaps_total "$b_unmaps_total" $maps
+expect bytes_from_device_total "$b_bytes_from_device_total" $((n * size))
+expect inflight "$b_inflight" 0
+expect inflight_bytes "$b_inflight_bytes" 0
+pass "rdmatop counted $maps maps and their unmaps on $dev exactly"
