@@ -12,6 +12,8 @@
 # call's own. Prints one line per function and call, then the totals:
 #   PATH call function instructions      (averaged over N calls)
 #   TOTAL call instructions
+import re
+
 import gdb
 
 port, caller, calls, rounds = PORT, CALLER, CALLS.split(","), int(N)
@@ -32,6 +34,7 @@ if not block:
 caller_hi = block.end
 
 names = {}
+arch = gdb.selected_frame().architecture()
 
 
 def func_of(pc):
@@ -49,6 +52,26 @@ def reg(name):
     return int(gdb.parse_and_eval(f"(unsigned long)${name}"))
 
 
+def exclusive_loop(pc):
+    """
+    For a load-exclusive at pc (an LL/SC loop: ldxr ... stxr; cbnz back),
+    the instructions of one pass and the address after the loop; None for
+    any other instruction. Stepped one by one, such a loop can retry
+    forever (a step may drop the exclusive monitor), so it is run through
+    to a breakpoint after it and counted as the one pass it takes.
+    """
+    insns = arch.disassemble(pc, count=8)
+    if not re.match(r"ld(a)?x[rp]", insns[0]["asm"]):
+        return None
+    for k, ins in enumerate(insns):
+        if re.match(r"st(l)?x[rp]", ins["asm"]):
+            after = insns[k + 1] if k + 1 < len(insns) else None
+            if after and re.match(r"cbnz\b", after["asm"]):
+                return k + 2, after["addr"] + 4
+            return k + 1, ins["addr"] + 4
+    return None
+
+
 def trace_one(fn):
     """Stops at the next call of fn from the caller; returns its path."""
     bp = gdb.Breakpoint(fn, internal=True)
@@ -63,6 +86,13 @@ def trace_one(fn):
         if pc == ret and reg("sp") == sp:
             break
         name = func_of(pc)
+        loop = exclusive_loop(pc)
+        if loop:
+            n, after = loop
+            counts[name] = counts.get(name, 0) + n
+            gdb.execute(f"tbreak *{after:#x}", to_string=True)
+            gdb.execute("continue", to_string=True)
+            continue
         counts[name] = counts.get(name, 0) + 1
         gdb.execute("stepi", to_string=True)
     gdb.execute("set scheduler-locking off")

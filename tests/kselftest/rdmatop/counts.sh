@@ -4,7 +4,8 @@
 # of S bytes each way are N maps, N*S bytes mapped, N*S bytes towards the
 # device, N in flight with N*S bytes while held; their unmaps are N
 # unmaps, the from-device bytes back, nothing left in flight. A
-# scatterlist counts one mapping per DMA segment.
+# scatterlist counts one mapping per DMA segment. The size histogram puts
+# them in the log2 bucket of S.
 . "$(dirname "$0")/rdmatop_lib.sh"
 need_rdmatop
 need_patched
@@ -50,6 +51,7 @@ expect() {
 }
 
 lines_after 1
+base_lines=$(wc -l < "$WORK/out")
 for k in maps_total unmaps_total map_bytes_total bytes_to_device_total \
 	 bytes_from_device_total inflight inflight_bytes; do
 	eval "b_$k=\$(val $k)"
@@ -77,6 +79,16 @@ expect bytes_to_device_total "$b_bytes_to_device_total" $((n * size + 3 * size))
 expect map_bytes_total "$b_map_bytes_total" $((2 * n * size + 3 * size))
 expect inflight "$b_inflight" $maps
 expect inflight_bytes "$b_inflight_bytes" $((2 * n * size + 3 * size))
+
+# Every interval with maps of $size has its median in [2048, 4096).
+p50s=$(tail -n +$((base_lines + 1)) "$WORK/out" |
+	sed -n "s/.*{\"name\":\"$dev\",[^{}]*\"size_p50_bytes\":\([0-9][0-9.]*\)[,}].*/\1/p")
+note "size p50 of the intervals with maps: $(echo $p50s)"
+[ -n "$p50s" ] || fail "no interval gave $dev a size p50"
+for v in $p50s; do
+	awk -v v="$v" 'BEGIN { exit !(v >= 2048 && v < 4096) }' ||
+		fail "size p50 $v is not in the log2 bucket of $size, [2048, 4096)"
+done
 
 for id in $ids; do
 	res=$("$HERE/rdt_ctl" $dev unmap "$id") || fail "unmap $id: $res"
