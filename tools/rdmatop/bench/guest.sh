@@ -4,7 +4,9 @@
 # with ftrace recording the same events, interleaved ROUNDS times.
 #   guest.sh ROUNDS SECONDS THREADS PAGES
 # Prints "RESULT config map_us unmap_us" lines and, for rdmatop,
-# "SELF cpu_pct rss_kib".
+# "SELF cpu_pct rss_kib tick_cpu_pct": its exact CPU share (cputime, the
+# scheduler's runtime) and, beside it, the tick-sampled one of
+# /proc/PID/stat, which only counts the 4 ms ticks that land on it.
 rounds=$1 secs=$2 threads=$3 pages=$4
 dev=dma-test
 t=/sys/kernel/tracing
@@ -36,15 +38,18 @@ for r in $(seq 1 "$rounds"); do
 	while [ ! -s /tmp/rdmatop.json ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
 	[ -s /tmp/rdmatop.json ] || { cat /tmp/rdmatop.err >&2; exit 1; }
 	t0=$(cpu_ticks $pid)
+	c0=$(cputime $pid) || exit 1
 	s0=$(cut -d' ' -f1 /proc/uptime)
 	bench rdmatop
 	t1=$(cpu_ticks $pid)
+	c1=$(cputime $pid) || exit 1
 	s1=$(cut -d' ' -f1 /proc/uptime)
 	rss=$(awk '/^VmRSS:/ { print $2 }' /proc/$pid/status)
 	kill $pid
 	wait $pid 2>/dev/null
-	echo "SELF $(awk -v t="$((t1 - t0))" -v a="$s0" -v b="$s1" -v hz=$hz \
-		'BEGIN { printf "%.2f", 100 * t / hz / (b - a) }') $rss"
+	cpu=$(echo "$c0 $c1" | awk '{ printf "%.3f", 100 * ($3 - $1) / ($4 - $2) }')
+	echo "SELF $cpu $rss $(awk -v t="$((t1 - t0))" -v a="$s0" -v b="$s1" -v hz=$hz \
+		'BEGIN { printf "%.2f", 100 * t / hz / (b - a) }')"
 
 	for sys in swiotlb dma; do echo 1 > $t/events/$sys/enable; done
 	echo 1 > $t/tracing_on

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Number formatting and column fitting. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "format.h"
@@ -143,4 +144,134 @@ void table_row(char *out, size_t len, const struct tcol *cols, int ncols,
 		pos = len - 1;
 	while (pos && out[pos - 1] == ' ')
 		out[--pos] = '\0';
+}
+
+int fmt_u64(char *buf, uint64_t v)
+{
+	char tmp[20], *p = tmp + sizeof(tmp);
+	int n;
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	n = (int)(tmp + sizeof(tmp) - p);
+	memcpy(buf, p, (size_t)n);
+	buf[n] = '\0';
+	return n;
+}
+
+int fmt_s64(char *buf, int64_t v)
+{
+	if (v >= 0)
+		return fmt_u64(buf, (uint64_t)v);
+	buf[0] = '-';
+	return 1 + fmt_u64(buf + 1, -(uint64_t)v);
+}
+
+/*
+ * @a (>= 0) times 10^@k rounded to an integer as printf rounds: from the
+ * exact value, ties to even. The product (or quotient) is rounded once
+ * already; fma() gives exactly what that lost, which decides the only
+ * case it matters, a result that landed on a tie. False when 10^|@k| is
+ * not exact in a double.
+ */
+static bool round_scaled(double a, int k, uint64_t *out)
+{
+	static const double p10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+	};
+	double d, q, lost;
+
+	if (k > 22 || k < -22)
+		return false;
+	if (k >= 0) {
+		d = p10[k];
+		q = a * d;
+		lost = fma(a, d, -q);
+	} else {
+		d = p10[-k];
+		q = a / d;
+		lost = fma(-q, d, a);	/* the remainder: its sign is the quotient's error's */
+	}
+	if (q - floor(q) == 0.5 && lost != 0)
+		q = lost > 0 ? ceil(q) : floor(q);
+	else
+		q = nearbyint(q);
+	*out = (uint64_t)q;
+	return true;
+}
+
+/*
+ * %.6g: six significant digits, in fixed point when the decimal exponent
+ * e (after rounding) is from -4 to 5, else as d.ddddde+XX; trailing zeros
+ * of the fraction dropped. Infinities, NaN and exponents whose power of
+ * ten is not exact go to snprintf.
+ */
+int fmt_g6(char *buf, double v)
+{
+	char digits[FMT_NUM_LEN];
+	double a = fabs(v);
+	int e, i, n, dec, len = 0, tries;
+	uint64_t m = 0;
+
+	if (a == 0) {
+		if (signbit(v))
+			buf[len++] = '-';
+		buf[len++] = '0';
+		buf[len] = '\0';
+		return len;
+	}
+	if (!isfinite(v))
+		return snprintf(buf, FMT_NUM_LEN, "%.6g", v);
+	e = (int)floor(log10(a));
+	/* m: the six digits, 100000 to 999999; log10() may be one off. */
+	for (tries = 0; tries < 3; tries++) {
+		if (!round_scaled(a, 5 - e, &m))
+			return snprintf(buf, FMT_NUM_LEN, "%.6g", v);
+		if (m == 1000000) {	/* rounded up to the next power of ten */
+			m = 100000;
+			e++;
+		}
+		if (m > 1000000)
+			e++;
+		else if (m < 100000)
+			e--;
+		else
+			break;
+	}
+	if (tries == 3)
+		return snprintf(buf, FMT_NUM_LEN, "%.6g", v);
+	if (v < 0)
+		buf[len++] = '-';
+	/* The fraction's trailing zeros go. */
+	dec = e >= -4 && e < 6 ? 5 - e : 5;
+	while (dec > 0 && m % 10 == 0) {
+		m /= 10;
+		dec--;
+	}
+	n = fmt_u64(digits, m);
+	if (n <= dec) {		/* fixed point below 1 */
+		buf[len++] = '0';
+		buf[len++] = '.';
+		for (i = n; i < dec; i++)
+			buf[len++] = '0';
+	} else {
+		memcpy(buf + len, digits, (size_t)(n - dec));
+		len += n - dec;
+		if (dec)
+			buf[len++] = '.';
+	}
+	memcpy(buf + len, digits + n - (n <= dec ? n : dec), (size_t)(n <= dec ? n : dec));
+	len += n <= dec ? n : dec;
+	if (e < -4 || e >= 6) {
+		buf[len++] = 'e';
+		buf[len++] = e < 0 ? '-' : '+';
+		if (e > -10 && e < 10)
+			buf[len++] = '0';
+		len += fmt_u64(buf + len, (uint64_t)(e < 0 ? -e : e));
+	}
+	buf[len] = '\0';
+	return len;
 }

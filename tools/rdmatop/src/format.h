@@ -13,6 +13,16 @@ void fmt_bytes(char *buf, size_t len, double v);
 void fmt_count(char *buf, size_t len, double v);
 /* A duration: "850ns", "12us", "3.4ms", "1.2s". */
 void fmt_ns(char *buf, size_t len, double ns);
+/*
+ * Numbers for the machine-readable outputs, as printf would write them
+ * but without its machinery (most of an interval's cost at 1 s):
+ * fmt_u64() and fmt_s64() as "%llu" and "%lld", fmt_g6() as "%.6g".
+ * @buf holds FMT_NUM_LEN bytes; they return the length written.
+ */
+#define FMT_NUM_LEN	32
+int fmt_u64(char *buf, uint64_t v);
+int fmt_s64(char *buf, int64_t v);
+int fmt_g6(char *buf, double v);
 /* Fits @s into @w columns, eliding the middle with '~'. */
 void fmt_elide(char *buf, size_t len, const char *s, int w);
 

@@ -4,6 +4,8 @@
  * Documentation/rdmatop.md; a number the kernel cannot give is null.
  */
 #include <math.h>
+#include <string.h>
+#include "format.h"
 #include "hist.h"
 #include "output.h"
 
@@ -12,18 +14,24 @@ struct jw {
 	bool first;
 };
 
+/* Runs that need no escaping (keys, nearly every name) go out whole. */
 static void j_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const char *run;
+	unsigned char c;
 
+	fputc('"', f);
+	for (;;) {
+		for (run = s; (c = (unsigned char)*s) >= 0x20 && c != '"' && c != '\\'; s++)
+			;
+		fwrite(run, 1, (size_t)(s - run), f);
+		if (!c)
+			break;
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
 		else
-			fputc(c, f);
+			fprintf(f, "\\u%04x", c);
+		s++;
 	}
 	fputc('"', f);
 }
@@ -55,27 +63,33 @@ static void j_close(struct jw *w, char brace)
 
 static void j_u64(struct jw *w, const char *k, uint64_t v, bool avail)
 {
+	char buf[FMT_NUM_LEN];
+
 	j_key(w, k);
 	if (avail)
-		fprintf(w->f, "%llu", (unsigned long long)v);
+		fwrite(buf, 1, (size_t)fmt_u64(buf, v), w->f);
 	else
 		fputs("null", w->f);
 }
 
 static void j_s64(struct jw *w, const char *k, int64_t v, bool avail)
 {
+	char buf[FMT_NUM_LEN];
+
 	j_key(w, k);
 	if (avail)
-		fprintf(w->f, "%lld", (long long)v);
+		fwrite(buf, 1, (size_t)fmt_s64(buf, v), w->f);
 	else
 		fputs("null", w->f);
 }
 
 static void j_num(struct jw *w, const char *k, double v, bool avail)
 {
+	char buf[FMT_NUM_LEN];
+
 	j_key(w, k);
 	if (avail && isfinite(v))
-		fprintf(w->f, "%.6g", v);
+		fwrite(buf, 1, (size_t)fmt_g6(buf, v), w->f);
 	else
 		fputs("null", w->f);
 }

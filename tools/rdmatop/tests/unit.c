@@ -5,6 +5,7 @@
  *   unit --emit-json FILE     write a sample --json interval (for validate.py)
  *   unit --emit-prom FILE     write a sample --prometheus file (atomically)
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,63 @@ static void expect(const char *got, const char *want, const char *what)
 	ok(!strcmp(got, want), "format: %s is '%s'", what, want);
 	if (strcmp(got, want))
 		diag("got", got);
+}
+
+/* fmt_u64(), fmt_s64() and fmt_g6() write what printf writes. */
+static void test_fmt_numbers(void)
+{
+	static const double fixed[] = {
+		0, -0.0, 1, -1, 0.5, 0.1, 0.15, 2.5, 1e-4, 9.99999e-5, 0.000123456789,
+		1234567, 999999, 999999.4, 999999.5, 999999.6, 123456.5, 99999.95,
+		0.999999, 0.9999995, 1.0000005, 1e5, 1e6, 1e-5, 3.14159265358979,
+		-42.125, 1e300, -1e-300, 1.5e15, 65536, 4096.0 / 3, 3.8e6, 1e22, 1e23,
+		9.999995e-5, 1234565e10, 1e-17, 2.5e-18,
+	};
+	char mine[FMT_NUM_LEN], want[FMT_NUM_LEN];
+	int i, bad = 0, n = 200000;
+	unsigned long long x = 88172645463325252ULL;
+	double v;
+
+	fmt_u64(mine, 0);
+	expect(mine, "0", "fmt_u64 0");
+	fmt_u64(mine, UINT64_MAX);
+	expect(mine, "18446744073709551615", "fmt_u64 UINT64_MAX");
+	fmt_s64(mine, INT64_MIN);
+	expect(mine, "-9223372036854775808", "fmt_s64 INT64_MIN");
+	fmt_s64(mine, -7);
+	expect(mine, "-7", "fmt_s64 -7");
+	for (i = 0; i < (int)(sizeof(fixed) / sizeof(fixed[0])); i++) {
+		snprintf(want, sizeof(want), "%.6g", fixed[i]);
+		fmt_g6(mine, fixed[i]);
+		ok(!strcmp(mine, want), "fmt_g6(%.17g): '%s', printf '%s'", fixed[i], mine, want);
+	}
+	/* Random magnitudes over %.6g's fixed-point range and beyond. */
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = (double)(x >> 11) / (double)(1ULL << 53) * pow(10, (int)(x % 50) - 25);
+		if (x & 1)
+			v = -v;
+		snprintf(want, sizeof(want), "%.6g", v);
+		if (fmt_g6(mine, v) == (int)strlen(mine) && !strcmp(mine, want))
+			continue;
+		if (bad++ < 5)
+			printf("# fmt_g6(%.17g): '%s', printf '%s'\n", v, mine, want);
+	}
+	/* Short decimals, 7 digits: ties at the sixth, exact or not. */
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = (double)(x % 10000000) / pow(10, (int)((x >> 32) % 11));
+		snprintf(want, sizeof(want), "%.6g", v);
+		if (fmt_g6(mine, v) == (int)strlen(mine) && !strcmp(mine, want))
+			continue;
+		if (bad++ < 5)
+			printf("# fmt_g6(%.17g): '%s', printf '%s'\n", v, mine, want);
+	}
+	ok(!bad, "fmt_g6: %d random values as printf writes them (%d differ)", 2 * n, bad);
 }
 
 static void test_format(void)
@@ -530,6 +588,7 @@ int main(int argc, char **argv)
 		return emit("prom", argv[2]);
 	test_hist();
 	test_format();
+	test_fmt_numbers();
 	test_model();
 	test_fit();
 	test_options();
