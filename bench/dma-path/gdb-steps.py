@@ -90,8 +90,13 @@ def trace_one(fn):
         if loop:
             n, after = loop
             counts[name] = counts.get(name, 0) + n
+            # Run through it with interrupts masked: a handler taken
+            # there could wait for the CPUs held still.
+            daif = reg("cpsr") & 0x3C0
+            gdb.execute(f"set $cpsr = $cpsr | 0x3c0")
             gdb.execute(f"tbreak *{after:#x}", to_string=True)
             gdb.execute("continue", to_string=True)
+            gdb.execute(f"set $cpsr = ($cpsr & ~0x3c0) | {daif:#x}")
             continue
         counts[name] = counts.get(name, 0) + 1
         gdb.execute("stepi", to_string=True)
