@@ -10,14 +10,31 @@ bench_dma_map_benchmark() {
 		"$tree/tools/testing/selftests/dma/dma_map_benchmark.c"
 }
 
-# An awk function for the benchmarks' tables: median(LIST) of a
-# space-separated list of numbers. Use as: awk "$bench_awk_median"'...'.
+# awk functions for the benchmarks' tables, on space-separated lists of
+# numbers: median(LIST), quantile(LIST, Q), median_rse(LIST). Use as:
+# awk "$bench_awk_median"'...'.
 bench_awk_median='
 function median(list,    n, i, j, t, a) {
 	n = split(list, a, " ")
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
 		if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+# quantile(LIST, Q): the Q-quantile (0 to 1), interpolated between ranks.
+function quantile(list, q,    n, i, j, t, a, pos, lo) {
+	n = split(list, a, " ")
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+		if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+	pos = 1 + q * (n - 1); lo = int(pos)
+	return lo >= n ? a[n] : a[lo] + (pos - lo) * (a[lo + 1] - a[lo])
+}
+# median_rse(LIST): the standard error of LIST'"'"'s median relative to it,
+# from its interquartile range (about 1.25 sigma / sqrt(n), sigma from the
+# IQR): how far another set of runs may put the median.
+function median_rse(list,    n, a, m) {
+	n = split(list, a, " "); m = median(list)
+	if (n < 4 || m == 0) return 0
+	return 1.2533 * (quantile(list, 0.75) - quantile(list, 0.25)) / 1.349 / sqrt(n) / m
 }'
 
 # The benchmarks' instruction-counting clock: scripts/vm --icount
