@@ -10,6 +10,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,20 +25,30 @@ const struct sys_paths sys_default_paths = {
 	.sysfs = "/sys",
 };
 
+/*
+ * A debugfs number file. read(2) rather than stdio: it is read for every
+ * pool every interval, and a FILE's buffer and scanf cost more than the
+ * read itself.
+ */
 static int read_u64(const char *dir, const char *file, uint64_t *v)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], buf[32], *end;
 	unsigned long long x;
-	FILE *f;
-	int ok;
+	ssize_t n;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "r");
-	if (!f)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -1;
-	ok = fscanf(f, "%llu", &x) == 1;
-	fclose(f);
-	if (!ok)
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	errno = 0;
+	x = strtoull(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
 		return -1;
 	*v = x;
 	return 0;
@@ -385,41 +396,53 @@ static void scan_bus(struct rt_model *m, const struct sys_paths *sp, const char 
 	closedir(d);
 }
 
-/* Whether device @name is on the bus at @bus; *bound: with a driver. */
-static bool dev_on_bus(const char *bus, const char *name, bool *bound)
+/* Whether device @name is on bus @bus (/sys/bus/@bus); *bound: with a driver. */
+static bool dev_on_bus(const struct sys_paths *sp, const char *bus, const char *name,
+		       bool *bound)
 {
 	char path[PATH_MAX * 2];
 
 	/* One lookup for the usual case, a device with its driver. */
-	snprintf(path, sizeof(path), "%s/devices/%s/driver", bus, name);
+	snprintf(path, sizeof(path), "%s/bus/%s/devices/%s/driver", sp->sysfs, bus, name);
 	*bound = !access(path, F_OK);
 	if (*bound)
 		return true;
-	snprintf(path, sizeof(path), "%s/devices/%s", bus, name);
+	snprintf(path, sizeof(path), "%s/bus/%s/devices/%s", sp->sysfs, bus, name);
 	return !access(path, F_OK);
 }
 
-/* Finds a device by name on any bus; whether a driver is bound. */
-static bool dev_exists(const struct sys_paths *sp, const char *name, bool *bound)
+/*
+ * Finds device @d on any bus, first where it was last time (a device
+ * stays on its bus: one lookup an interval, not one per bus tried), and
+ * records where and whether a driver is bound.
+ */
+static bool dev_exists(const struct sys_paths *sp, struct rt_dev *d)
 {
 	static const char *const usual[] = { "platform", "pci" };
 	char root[PATH_MAX], bus[PATH_MAX * 2];
+	const char *name;
 	bool found = false;
 	size_t i;
-	DIR *d;
+	DIR *dir;
 
+	if (d->bus[0] && dev_on_bus(sp, d->bus, d->name, &d->bound))
+		return true;
 	for (i = 0; i < sizeof(usual) / sizeof(usual[0]); i++) {
-		snprintf(bus, sizeof(bus), "%s/bus/%s", sp->sysfs, usual[i]);
-		if (dev_on_bus(bus, name, bound))
+		if (strcmp(usual[i], d->bus) && dev_on_bus(sp, usual[i], d->name, &d->bound)) {
+			snprintf(d->bus, sizeof(d->bus), "%s", usual[i]);
 			return true;
+		}
 	}
 	snprintf(root, sizeof(root), "%s/bus", sp->sysfs);
-	d = opendir(root);
-	if (!d)
+	dir = opendir(root);
+	if (!dir)
 		return true;	/* no sysfs to ask: assume it is there */
-	while (!found && next_child(d, root, bus, sizeof(bus)))
-		found = dev_on_bus(bus, name, bound);
-	closedir(d);
+	while (!found && (name = next_child(dir, root, bus, sizeof(bus)))) {
+		found = dev_on_bus(sp, name, d->name, &d->bound);
+		if (found)
+			snprintf(d->bus, sizeof(d->bus), "%s", name);
+	}
+	closedir(dir);
 	return found;
 }
 
@@ -436,7 +459,7 @@ void sys_devices(struct rt_model *m, const struct sys_paths *sp, bool rescan)
 		struct rt_dev *d = &m->devs[i];
 
 		/* In sysfs is alive, whoever reported it this interval. */
-		d->seen = dev_exists(sp, d->name, &d->bound) ? m->gen : 0;
+		d->seen = dev_exists(sp, d) ? m->gen : 0;
 		p = d->pool[0] ? model_find_pool(m, d->pool) : NULL;
 		d->restricted = p && p->restricted;
 	}

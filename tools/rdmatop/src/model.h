@@ -67,6 +67,7 @@ struct rt_dev {
 	uint64_t key;			/* its dev_keys[] entry, once BPF saw it */
 	bool restricted;
 	bool bound;			/* a driver is bound (sysfs) */
+	char bus[32];			/* the sysfs bus it was last found on */
 	rt_counters cur;
 	rt_counters prev;
 	struct rt_oop last_oop;		/* the last out-of-pool range seen */

@@ -541,6 +541,29 @@ static void test_sys(void)
 	model_begin(&m, 3);
 	sys_pools(&m, &sp, true);
 	ok(model_find_pool(&m, "late-pool@72000000") != NULL, "sys: a rescan finds a new pool");
+
+	/* Devices: on a usual bus or another, bound or not, then gone. */
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	PUTS(root, "sys/bus/platform/devices/a003e00.virtio_mmio/driver/bind", "");
+	PUTS(root, "sys/bus/amba/devices/9000000.pl011/uevent", "");
+	model_dev(&m, "9000000.pl011");
+	model_begin(&m, 4);
+	sys_devices(&m, &sp, false);
+	d = model_find_dev(&m, "a003e00.virtio_mmio");
+	ok(d && d->seen == m.gen && d->bound && !strcmp(d->bus, "platform"),
+	   "sys: a bound platform device is live");
+	d = model_find_dev(&m, "9000000.pl011");
+	ok(d && d->seen == m.gen && !d->bound && !strcmp(d->bus, "amba"),
+	   "sys: an unbound device on another bus is live, its bus remembered");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/sys/bus/amba/devices/9000000.pl011", root);
+	if (system(cmd))
+		diag("rm", cmd);
+	model_begin(&m, 5);
+	sys_devices(&m, &sp, false);
+	d = model_find_dev(&m, "9000000.pl011");
+	ok(d && d->seen != m.gen, "sys: a device gone from sysfs is not live");
+	d = model_find_dev(&m, "a003e00.virtio_mmio");
+	ok(d && d->seen == m.gen && d->bound, "sys: and the others still are");
 	model_free(&m);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	if (system(cmd))
