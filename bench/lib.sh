@@ -30,7 +30,8 @@ function quantile(list, q,    n, i, j, t, a, pos, lo) {
 }
 # median_rse(LIST): the standard error of LIST'"'"'s median relative to it,
 # from its interquartile range (about 1.25 sigma / sqrt(n), sigma from the
-# IQR): how far another set of runs may put the median.
+# IQR): how far another set of runs may put the median. 0 when LIST has
+# under 4 numbers (no spread to speak of).
 function median_rse(list,    n, a, m) {
 	n = split(list, a, " "); m = median(list)
 	if (n < 4 || m == 0) return 0

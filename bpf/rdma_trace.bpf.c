@@ -823,15 +823,16 @@ static __noinline int dma_unmap_general(struct device *dev, __u64 addr, __u64 si
  * has now, has no dma-ranges (the DMA address is the physical one) and
  * the range lies inside that pool. Everything the case needs is in the
  * device's devs[] entry, read through one pointer with nothing copied
- * to the stack: about half the instructions of the general way
- * (dma_call), which every other case takes. NULL: not this case.
+ * to the stack; every other case takes the general way (dma_call).
+ * Returns the entry and the bounce's inflight_slots index (*entry), or
+ * NULL: not this case.
  */
 static __always_inline struct rdma_dev_info *bounce_dev(struct device *dev, __u64 addr,
-							__u64 size, __u32 *slot)
+							__u64 size, __u32 *slot, __u32 *entry)
 {
 	__u64 key = (__u64)dev - (__u64)&self;	/* obj_key(): dev is never NULL here */
 	struct rdma_dev_info *d;
-	__u64 start, end;
+	__u64 start, end, base;
 
 	*slot = key_hash(key) & (RDMA_MAX_DEVICES - 1);
 	d = &devs[*slot];
@@ -839,22 +840,17 @@ static __always_inline struct rdma_dev_info *bounce_dev(struct device *dev, __u6
 	barrier_var(d);
 	start = d->pool_start;
 	end = d->pool_end;
+	base = d->slot_base;
 	/* Pools never share a start: the same start is the same pool. */
-	if (d->key != key || !d->restricted || !d->slot_base ||
+	if (d->key != key || !d->restricted || !base ||
 	    dev->dma_io_tlb_mem->start != start || dev->dma_range_map)
 		return NULL;
 	/* Also rules out DMA_MAPPING_ERROR. */
 	if (addr - start >= end - start || size > end - addr)
 		return NULL;
+	/* The bounce's inflight_slots entry, from the values just checked. */
+	*entry = base - 1 + ((addr - start) >> 11);	/* IO_TLB_SHIFT */
 	return d;
-}
-
-/* The in-place record of a bounce at @addr of @d's pool (bounce_dev()). */
-static __always_inline struct rdma_slot *bounce_slot(struct rdma_dev_info *d, __u64 addr)
-{
-	__u32 k = d->slot_base - 1 + ((addr - d->pool_start) >> 11);	/* IO_TLB_SHIFT */
-
-	return bpf_map_lookup_elem(&inflight_slots, &k);
 }
 
 /*
@@ -871,12 +867,12 @@ int BPF_PROG(dma_map_page, struct device *dev, phys_addr_t phys_addr,
 	struct rdma_counters *dc;
 	struct rdma_dev_info *d;
 	struct rdma_slot *slot;
-	__u32 i;
+	__u32 i, k;
 
-	d = bounce_dev(dev, dma_addr, size, &i);
+	d = bounce_dev(dev, dma_addr, size, &i, &k);
 	if (!d)
 		return dma_map_general(dev, "dma_map_page", dma_addr, size, dir);
-	slot = bounce_slot(d, dma_addr);
+	slot = bpf_map_lookup_elem(&inflight_slots, &k);
 	dc = bpf_map_lookup_elem(&dev_stats, &i);
 	if (!slot || !dc)
 		return 0;
@@ -896,12 +892,12 @@ int BPF_PROG(dma_unmap_page, struct device *dev, dma_addr_t addr, size_t size,
 	struct rdma_slot *slot;
 	bool from_device;
 	__u64 ts;
-	__u32 i;
+	__u32 i, k;
 
-	d = bounce_dev(dev, addr, size, &i);
+	d = bounce_dev(dev, addr, size, &i, &k);
 	if (!d)
 		return dma_unmap_general(dev, addr, size, dir, attrs);
-	slot = bounce_slot(d, addr);
+	slot = bpf_map_lookup_elem(&inflight_slots, &k);
 	dc = bpf_map_lookup_elem(&dev_stats, &i);
 	if (!slot || !dc)
 		return 0;

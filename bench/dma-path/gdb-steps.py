@@ -55,20 +55,30 @@ def reg(name):
 def exclusive_loop(pc):
     """
     For a load-exclusive at pc (an LL/SC loop: ldxr ... stxr; cbnz back),
-    the instructions of one pass and the address after the loop; None for
-    any other instruction. Stepped one by one, such a loop can retry
-    forever (a step may drop the exclusive monitor), so it is run through
-    to a breakpoint after it and counted as the one pass it takes.
+    its instructions up to the back branch and the addresses it can leave
+    by: after the back branch, or a forward branch's target (a failed
+    compare in a cmpxchg, which also skips the barrier after the loop).
+    None for any other instruction. Stepped one by one, such a loop can
+    retry forever (a step may drop the exclusive monitor), so it is run
+    through to where it leaves and counted as one pass.
     """
-    insns = arch.disassemble(pc, count=8)
+    insns = arch.disassemble(pc, count=10)
     if not re.match(r"ld(a)?x[rp]", insns[0]["asm"]):
         return None
     for k, ins in enumerate(insns):
-        if re.match(r"st(l)?x[rp]", ins["asm"]):
-            after = insns[k + 1] if k + 1 < len(insns) else None
-            if after and re.match(r"cbnz\b", after["asm"]):
-                return k + 2, after["addr"] + 4
-            return k + 1, ins["addr"] + 4
+        if not re.match(r"st(l)?x[rp]", ins["asm"]):
+            continue
+        end = k + 1
+        if k + 1 < len(insns) and re.match(r"cbnz\b", insns[k + 1]["asm"]):
+            end = k + 2
+        body = insns[:end]
+        exits = {body[-1]["addr"] + 4: end}
+        for i, b in enumerate(body):
+            m = re.match(r"(cbn?z|tbn?z|b\.\w+)\s.*\b(0x[0-9a-f]+)", b["asm"])
+            # Where both ways out meet, the full pass is counted.
+            if m and not pc <= int(m.group(2), 16) <= body[-1]["addr"]:
+                exits.setdefault(int(m.group(2), 16), i + 1)
+        return exits
     return None
 
 
@@ -86,17 +96,19 @@ def trace_one(fn):
         if pc == ret and reg("sp") == sp:
             break
         name = func_of(pc)
-        loop = exclusive_loop(pc)
-        if loop:
-            n, after = loop
-            counts[name] = counts.get(name, 0) + n
+        exits = exclusive_loop(pc)
+        if exits:
             # Run through it with interrupts masked: a handler taken
             # there could wait for the CPUs held still.
             daif = reg("cpsr") & 0x3C0
-            gdb.execute(f"set $cpsr = $cpsr | 0x3c0")
-            gdb.execute(f"tbreak *{after:#x}", to_string=True)
+            gdb.execute("set $cpsr = $cpsr | 0x3c0")
+            stops = [gdb.Breakpoint(f"*{a:#x}", internal=True) for a in exits]
             gdb.execute("continue", to_string=True)
+            for bp in stops:
+                bp.delete()
             gdb.execute(f"set $cpsr = ($cpsr & ~0x3c0) | {daif:#x}")
+            # One pass, to the branch it left by.
+            counts[name] = counts.get(name, 0) + exits.get(reg("pc"), 0)
             continue
         counts[name] = counts.get(name, 0) + 1
         gdb.execute("stepi", to_string=True)

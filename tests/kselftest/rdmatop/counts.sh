@@ -32,20 +32,22 @@ lines_after() {
 		i=$((i + 1))
 	done
 	[ "$(wc -l < "$WORK/out")" -ge $want ] || fail "rdmatop printed no line: $(cat "$WORK/err")"
-	line=$(tail -n 1 "$WORK/out")
+	# That line, whole: the last one may still be being written.
+	line=$(sed -n "${want}p" "$WORK/out")
 }
 
 # val KEY: the device's KEY in $line (its counters come before any
-# nested object, so the match stays inside the device's object).
+# nested object, so the match stays inside the device's object); fails
+# when there is none (the caller's "|| fail": this runs in a subshell).
 val() {
 	v=$(echo "$line" | sed -n "s/.*{\"name\":\"$dev\",[^{}]*\"$1\":\(-\{0,1\}[0-9][0-9]*\)[,}].*/\1/p")
-	[ -n "$v" ] || fail "no $1 for $dev in: $line"
-	echo "$v"
+	[ -n "$v" ] && echo "$v"
 }
 
 # expect KEY BEFORE WANT_DELTA
 expect() {
-	got=$(($(val "$1") - $2))
+	now=$(val "$1") || fail "no $1 for $dev in: $line"
+	got=$((now - $2))
 	note "$1: +$got (want +$3)"
 	[ "$got" = "$3" ] || fail "$1 moved by $got, not $3"
 }
@@ -54,7 +56,8 @@ lines_after 1
 base_lines=$(wc -l < "$WORK/out")
 for k in maps_total unmaps_total map_bytes_total bytes_to_device_total \
 	 bytes_from_device_total inflight inflight_bytes; do
-	eval "b_$k=\$(val $k)"
+	v=$(val $k) || fail "no $k for $dev in: $line"
+	eval "b_$k=$v"
 done
 
 ids=
@@ -80,14 +83,15 @@ expect map_bytes_total "$b_map_bytes_total" $((2 * n * size + 3 * size))
 expect inflight "$b_inflight" $maps
 expect inflight_bytes "$b_inflight_bytes" $((2 * n * size + 3 * size))
 
-# Every interval with maps of $size has its median in [2048, 4096).
+# Every interval with maps of $size has its median in their log2 bucket,
+# [2048, 4096]: an interval with one map gives the bucket's upper edge.
 p50s=$(tail -n +$((base_lines + 1)) "$WORK/out" |
 	sed -n "s/.*{\"name\":\"$dev\",[^{}]*\"size_p50_bytes\":\([0-9][0-9.]*\)[,}].*/\1/p")
 note "size p50 of the intervals with maps: $(echo $p50s)"
 [ -n "$p50s" ] || fail "no interval gave $dev a size p50"
 for v in $p50s; do
-	awk -v v="$v" 'BEGIN { exit !(v >= 2048 && v < 4096) }' ||
-		fail "size p50 $v is not in the log2 bucket of $size, [2048, 4096)"
+	awk -v v="$v" 'BEGIN { exit !(v >= 2048 && v <= 4096) }' ||
+		fail "size p50 $v is not in the log2 bucket of $size, [2048, 4096]"
 done
 
 for id in $ids; do
