@@ -30,11 +30,11 @@ function quantile(list, q,    n, i, j, t, a, pos, lo) {
 }
 # median_rse(LIST): the standard error of LIST'"'"'s median relative to it,
 # from its interquartile range (about 1.25 sigma / sqrt(n), sigma from the
-# IQR): how far another set of runs may put the median. 0 when LIST has
-# under 4 numbers (no spread to speak of).
+# IQR): how far another set of runs may put the median. -1 when LIST has
+# under 4 numbers: too few for a spread.
 function median_rse(list,    n, a, m) {
 	n = split(list, a, " "); m = median(list)
-	if (n < 4 || m == 0) return 0
+	if (n < 4 || m == 0) return -1
 	return 1.2533 * (quantile(list, 0.75) - quantile(list, 0.25)) / 1.349 / sqrt(n) / m
 }'
 
