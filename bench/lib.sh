@@ -14,11 +14,8 @@ bench_dma_map_benchmark() {
 # numbers: median(LIST), quantile(LIST, Q), median_rse(LIST). Use as:
 # awk "$bench_awk_median"'...'.
 bench_awk_median='
-function median(list,    n, i, j, t, a) {
-	n = split(list, a, " ")
-	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
-		if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+function median(list) {
+	return quantile(list, 0.5)
 }
 # quantile(LIST, Q): the Q-quantile (0 to 1), interpolated between ranks.
 function quantile(list, q,    n, i, j, t, a, pos, lo) {

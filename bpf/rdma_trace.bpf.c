@@ -713,13 +713,18 @@ static __always_inline void dma_call_init(struct dma_call *c, struct device *dev
  * NULL outside the pool, or when the pool got no entries (the tables were
  * full).
  */
+static __always_inline __u32 slot_index(__u64 slot_base, __u64 start, __u64 phys)
+{
+	return slot_base - 1 + ((phys - start) >> 11);	/* IO_TLB_SHIFT */
+}
+
 static __always_inline struct rdma_slot *slot_at(struct dma_call *c, __u64 phys)
 {
 	__u32 k;
 
 	if (!c->slot_base || phys < c->start || phys >= c->end)
 		return NULL;
-	k = c->slot_base - 1 + ((phys - c->start) >> 11);	/* IO_TLB_SHIFT */
+	k = slot_index(c->slot_base, c->start, phys);
 	return bpf_map_lookup_elem(&inflight_slots, &k);
 }
 
@@ -849,7 +854,7 @@ static __always_inline struct rdma_dev_info *bounce_dev(struct device *dev, __u6
 	if (addr - start >= end - start || size > end - addr)
 		return NULL;
 	/* The bounce's inflight_slots entry, from the values just checked. */
-	*entry = base - 1 + ((addr - start) >> 11);	/* IO_TLB_SHIFT */
+	*entry = slot_index(base, start, addr);
 	return d;
 }
 
@@ -890,7 +895,7 @@ int BPF_PROG(dma_unmap_page, struct device *dev, dma_addr_t addr, size_t size,
 	struct rdma_counters *dc;
 	struct rdma_dev_info *d;
 	struct rdma_slot *slot;
-	bool from_device;
+	bool from_device, timed;
 	__u64 ts;
 	__u32 i, k;
 
@@ -903,18 +908,14 @@ int BPF_PROG(dma_unmap_page, struct device *dev, dma_addr_t addr, size_t size,
 		return 0;
 	from_device = (dir == RDMA_DIR_FROM_DEVICE || dir == RDMA_DIR_BIDI) &&
 		      !(attrs & DMA_ATTR_SKIP_CPU_SYNC);
+	/* As dma_unmapped() does for a bounce. */
 	ts = slot->ts;
-	if (!ts) {
-		/* Mapped before we attached: dma_unmapped() does the same. */
+	if (ts)
+		slot->ts = 0;
+	else	/* mapped before we attached */
 		__sync_fetch_and_add(&self.unmatched, 1);
-		count_unmap(dc, size, from_device, false, 0, false);
-		return 0;
-	}
-	slot->ts = 0;
-	if (ts == TS_UNTIMED)
-		count_unmap(dc, size, from_device, true, 0, false);
-	else
-		count_unmap(dc, size, from_device, true, bpf_ktime_get_ns() - ts, true);
+	timed = ts > TS_UNTIMED;
+	count_unmap(dc, size, from_device, ts != 0, timed ? bpf_ktime_get_ns() - ts : 0, timed);
 	return 0;
 }
 

@@ -213,7 +213,7 @@ int fmt_g6(char *buf, double v)
 {
 	char digits[FMT_NUM_LEN];
 	double a = fabs(v);
-	int e, i, n, dec, len = 0, tries;
+	int e, i, n, dec, frac, len = 0, tries;
 	uint64_t m = 0;
 
 	if (a == 0) {
@@ -252,6 +252,7 @@ int fmt_g6(char *buf, double v)
 		dec--;
 	}
 	n = fmt_u64(digits, m);
+	frac = n < dec ? n : dec;	/* the digits after the point */
 	if (n <= dec) {		/* fixed point below 1 */
 		buf[len++] = '0';
 		buf[len++] = '.';
@@ -263,8 +264,8 @@ int fmt_g6(char *buf, double v)
 		if (dec)
 			buf[len++] = '.';
 	}
-	memcpy(buf + len, digits + n - (n <= dec ? n : dec), (size_t)(n <= dec ? n : dec));
-	len += n <= dec ? n : dec;
+	memcpy(buf + len, digits + n - frac, (size_t)frac);
+	len += frac;
 	if (e < -4 || e >= 6) {
 		buf[len++] = 'e';
 		buf[len++] = e < 0 ? '-' : '+';

@@ -61,37 +61,35 @@ static void j_close(struct jw *w, char brace)
 	w->first = false;
 }
 
+/* A value already formatted (@len bytes of @buf), or null when @len < 0. */
+static void j_val(struct jw *w, const char *k, const char *buf, int len)
+{
+	j_key(w, k);
+	if (len >= 0)
+		fwrite(buf, 1, (size_t)len, w->f);
+	else
+		fputs("null", w->f);
+}
+
 static void j_u64(struct jw *w, const char *k, uint64_t v, bool avail)
 {
 	char buf[FMT_NUM_LEN];
 
-	j_key(w, k);
-	if (avail)
-		fwrite(buf, 1, (size_t)fmt_u64(buf, v), w->f);
-	else
-		fputs("null", w->f);
+	j_val(w, k, buf, avail ? fmt_u64(buf, v) : -1);
 }
 
 static void j_s64(struct jw *w, const char *k, int64_t v, bool avail)
 {
 	char buf[FMT_NUM_LEN];
 
-	j_key(w, k);
-	if (avail)
-		fwrite(buf, 1, (size_t)fmt_s64(buf, v), w->f);
-	else
-		fputs("null", w->f);
+	j_val(w, k, buf, avail ? fmt_s64(buf, v) : -1);
 }
 
 static void j_num(struct jw *w, const char *k, double v, bool avail)
 {
 	char buf[FMT_NUM_LEN];
 
-	j_key(w, k);
-	if (avail && isfinite(v))
-		fwrite(buf, 1, (size_t)fmt_g6(buf, v), w->f);
-	else
-		fputs("null", w->f);
+	j_val(w, k, buf, avail && isfinite(v) ? fmt_g6(buf, v) : -1);
 }
 
 static void j_bool(struct jw *w, const char *k, bool v)
