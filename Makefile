@@ -7,73 +7,113 @@ SHELL := /bin/bash
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
 HOST_BIN := $(BUILD)/host/bin
-BOARD_BIN := $(BUILD)/arm64/bin
-KSRC := $(BUILD)/src/linux
+# The board's userspace, shared by every kernel it boots.
+BOARD_DIR := $(BUILD)/board
+BOARD_BIN := $(BOARD_DIR)/bin
+# The kernels (scripts/kernel-build): 6.12 is the primary one, 6.1 the
+# backport. Each is built patched (kernel/VER/series) and stock in
+# build/kernel/VER/{patched,stock}/.
+KERNELS := 6.12 6.1
+KERNEL_DEFAULT := 6.12
+KDIR = $(BUILD)/kernel/$(1)/$(2)
+# The kselftests build against the primary kernel's headers; rdmatop's
+# BPF against 6.1's BTF (its object only loads on 6.1 so far).
+KSELFTEST_KERNEL := $(KERNEL_DEFAULT)
+VMLINUX_H := $(call KDIR,6.1,patched)/vmlinux.h
+# Pristine trees (stock sources) for the tools' tests and benchmarks:
+# rdma-dtcheck models 6.1, so it reads 6.1's device trees.
+DTCHECK_KSRC := $(call KDIR,6.1,stock)/src
+# The kernel the benchmarks boot (make bench BENCH_KERNEL=6.1).
+BENCH_KERNEL ?= $(KERNEL_DEFAULT)
 # Guest test run timeout (seconds) for make check.
 CHECK_TIMEOUT ?= 900
 
 .DEFAULT_GOAL := help
-.PHONY: help deps kernel kernel-stock kselftest tools initramfs dtb board board-stock \
-	vm run check check-host check-guest bench clean distclean
+.PHONY: help deps kernel kernel-stock $(addprefix kernel-,$(KERNELS)) \
+	$(addprefix kernel-stock-,$(KERNELS)) kernel-sources kselftest tools initramfs dtb \
+	board board-stock vm run check check-host check-guest bench clean distclean
 
 help: ## this list
 	@echo "Restricted DMA board, kernel series and tools. Targets:"
-	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
-		awk -F':.*## ' '{ printf "  make %-14s %s\n", $$1, $$2 }'
+	@grep -hE '^[a-z0-9.%-]+:.*## ' $(MAKEFILE_LIST) | \
+		awk -F':.*## ' '{ printf "  make %-16s %s\n", $$1, $$2 }'
+	@printf '  make %-16s %s\n' kernel-VER "one patched kernel, VER one of: $(KERNELS)" \
+		kernel-stock-VER "one stock kernel"
+	@echo "The default kernel is $(KERNEL_DEFAULT); each is in build/kernel/VER/{patched,stock}/."
 
 deps: ## install Debian packages (host and arm64) and busybox for the board
 	@scripts/deps
 
-kernel: deps ## build the patched arm64 kernel: build/arm64/{Image,vmlinux,vmlinux.h}
-	@scripts/kernel-build
+# One kernel build at a time (two cores): the loops run them in turn.
+kernel: deps ## build the patched kernels, 6.12 then 6.1: build/kernel/VER/patched/
+	@for v in $(KERNELS); do scripts/kernel-build --kernel $$v || exit 1; done
 
-kernel-stock: deps ## build the same kernel without kernel/series: build/arm64-stock/
-	@scripts/kernel-build --stock
+kernel-stock: deps ## build both kernels without their series: build/kernel/VER/stock/
+	@for v in $(KERNELS); do scripts/kernel-build --kernel $$v --stock || exit 1; done
 
-kselftest: kernel ## build the kselftests for the board: build/arm64/kselftest/
-	@scripts/kselftest-build $(BUILD)/arm64/kselftest
+# kernel-VER and kernel-stock-VER: one kernel (make help lists them).
+define kernel_rules
+kernel-$(1): deps
+	@scripts/kernel-build --kernel $(1)
 
-tools: deps ## build the tools: host binaries in build/host/bin, board ones in build/arm64/bin
+kernel-stock-$(1): deps
+	@scripts/kernel-build --kernel $(1) --stock
+endef
+$(foreach v,$(KERNELS),$(eval $(call kernel_rules,$(v))))
+
+kernel-sources: deps ## only unpack the pristine trees the host tests read
+	@for v in $(KERNELS); do scripts/kernel-build --kernel $$v --stock --source-only || exit 1; done
+
+kselftest: kernel-$(KSELFTEST_KERNEL) ## build the kselftests for the board: build/board/kselftest/
+	@scripts/kselftest-build $(KSELFTEST_KERNEL) $(BOARD_DIR)/kselftest
+
+tools: deps kernel-6.1 ## build the tools: host binaries in build/host/bin, board ones in build/board/bin
 	@mkdir -p $(HOST_BIN) $(BOARD_BIN)
 	@for t in $(wildcard tools/*/Makefile); do \
 		$(MAKE) --no-print-directory -s -C $$(dirname $$t) OUT=$(HOST_BIN) \
-			BOARD_OUT=$(BOARD_BIN) || exit 1; \
+			BOARD_OUT=$(BOARD_BIN) VMLINUX_H=$(VMLINUX_H) || exit 1; \
 	done
 
-initramfs: tools kselftest ## pack the board's initramfs: build/arm64/initramfs.cpio
-	@scripts/initramfs $(BUILD)/arm64/initramfs.cpio
+initramfs: tools kselftest ## pack the board's initramfs: build/board/initramfs.cpio
+	@scripts/initramfs $(BOARD_DIR)/initramfs.cpio
 
 dtb: deps ## build the board's device tree: build/board/board.dtb
-	@mkdir -p $(BUILD)/board
-	@scripts/board-dtb $(BUILD)/board/board.dtb
+	@mkdir -p $(BOARD_DIR)
+	@scripts/board-dtb $(BOARD_DIR)/board.dtb
 
-board: kernel initramfs dtb ## everything scripts/vm boots (patched kernel)
+board: kernel initramfs dtb ## everything scripts/vm boots (patched kernels)
 
 board-stock: kernel-stock initramfs dtb ## everything scripts/vm --stock boots
 
-vm: board ## run CMD='...' on the board (scripts/vm -- CMD)
-	@scripts/vm -- $(CMD)
+vm: ## run CMD='...' on the board, KERNEL=6.1 for the backport (scripts/vm -- CMD)
+	@scripts/vm --kernel $(or $(KERNEL),$(KERNEL_DEFAULT)) -- $(CMD)
 
-run: board ## the main job: the board with I/O running, rdmatop on the console, then a shell
-	@scripts/vm --workload --top --timeout 0
+run: ## the main job: the board (Linux 6.12) with I/O running, rdmatop on the console, then a shell
+	@scripts/vm --kernel $(KERNEL_DEFAULT) --workload --top --timeout 0
 
 check: ## run every test (host and board) and print one summary line
 	@scripts/check
 
-check-host: tools ## only the host-side tests
+check-host: ## only the host-side tests
 	@scripts/check --host
 
-check-guest: board ## only the kselftests on the board
+check-guest: ## only the tests on the board (both kernels, patched and stock)
 	@scripts/check --guest
 
-bench: tools ## benchmarks (not timed tests): numbers for the issues' targets
+bench: tools kernel-sources ## benchmarks (not timed tests): numbers for the issues' targets
 	@for t in $(wildcard tools/*/Makefile); do \
-		$(MAKE) --no-print-directory -s -C $$(dirname $$t) bench KSRC=$(KSRC) || exit 1; \
+		$(MAKE) --no-print-directory -s -C $$(dirname $$t) bench KSRC=$(DTCHECK_KSRC) || exit 1; \
 	done
-	@for b in $(wildcard bench/*/run); do $$b || exit 1; done
+	@for b in $(wildcard bench/*/run); do BENCH_KERNEL=$(BENCH_KERNEL) $$b || exit 1; done
 
-clean: ## remove build outputs (keeps the unpacked kernel tree and downloads)
-	rm -rf $(BUILD)/arm64 $(BUILD)/arm64-stock $(BUILD)/host $(BUILD)/board $(BUILD)/vm
+clean: ## remove build outputs (keeps the kernel trees, ccache and downloads)
+	rm -rf $(BUILD)/host $(BUILD)/board $(BUILD)/vm $(BUILD)/check.log
+	@for d in $(BUILD)/kernel/*/patched $(BUILD)/kernel/*/stock; do \
+		[ -d "$$d" ] || continue; \
+		echo "rm -rf $${d#$(TOP)/}/* (but src/)"; \
+		find "$$d" -mindepth 1 -maxdepth 1 ! -name src -exec rm -rf {} +; \
+	done
+	rm -rf $(BUILD)/kernel/*/series-check
 
-distclean: ## remove everything under build/, kernel tree included
+distclean: ## remove everything under build/, kernel trees included (ccache stays)
 	rm -rf $(BUILD)

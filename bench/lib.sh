@@ -1,11 +1,22 @@
-# Shared by the benchmarks (bench/*/run, tools/*/bench/run). Source it.
+# Shared by the benchmarks (bench/*/run, tools/*/bench/run). Source it
+# after scripts/lib.sh.
 
-# bench_dma_map_benchmark DIR: build the kernel's dma_map_benchmark tool,
-# static for the board, into DIR/usr/local/bin (a scripts/vm --overlay).
+# The kernel the benchmarks boot: BENCH_KERNEL (a release scripts/vm
+# --kernel takes), default the primary kernel. rdmatop's benchmark needs
+# BENCH_KERNEL=6.1 for now (its BPF object only loads there).
+bench_kernel=${BENCH_KERNEL:-$KERNEL_DEFAULT}
+kernel_version_ok "$bench_kernel" ||
+	die "BENCH_KERNEL=$bench_kernel: not one of ${KERNEL_VERSIONS[*]}"
+
+# bench_dma_map_benchmark DIR: build the dma_map_benchmark tool of the
+# patched $bench_kernel, static for the board, into DIR/usr/local/bin (a
+# scripts/vm --overlay).
 bench_dma_map_benchmark() {
-	local tree=$top/build/src/linux
+	local kd
+	kd=$(kdir "$bench_kernel" patched)
+	local tree=$kd/src
 	mkdir -p "$1/usr/local/bin"
-	aarch64-linux-gnu-gcc -static -O2 -I"$top/build/arm64/usr/include" -I"$tree/include" \
+	aarch64-linux-gnu-gcc -static -O2 -I"$kd/usr/include" -I"$tree/include" \
 		-o "$1/usr/local/bin/dma_map_benchmark" \
 		"$tree/tools/testing/selftests/dma/dma_map_benchmark.c"
 }
