@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every pool of the board has the per-pool debugfs files of the series
- * (kernel/patches/0003, 0006) and they agree with each other and with the
+ * (kernel/6.12/patches/0003, 0005) and they agree with each other and with the
  * board: io_tlb_nslabs, io_tlb_used, io_tlb_used_hiwater, stats, devices,
  * strict. stats has exactly the documented keys, its single values match
  * the single files, base and size match the pool's reg in the device tree
@@ -33,7 +33,7 @@ static const char *const stats_keys[] = {
 	"alloc_failures", "out_of_pool", "devices",
 };
 #define NKEYS		ARRAY_SIZE(stats_keys)
-#define CHECKS_PER_POOL	(1 + NFILES + 4)
+#define CHECKS_PER_POOL	(1 + NFILES + 5)
 
 /* Whether one file of the pool reads as its kind of value. */
 static bool file_parses(const char *pool, const char *file)
@@ -155,6 +155,27 @@ static void check_devices(const struct rdma_board *b, const char *pool,
 	ksft_test_result(text && ok, "pool %s: devices lists the layout's devices of the pool\n", pool);
 }
 
+/*
+ * free_run_max is what one mapping could take: runs end at 128-slot
+ * segment boundaries, so it is at most 128, and at most the free slots.
+ * On an idle pool of at least one segment it is exactly 128 when a whole
+ * segment is free.
+ */
+static void check_free_run(const char *pool, const struct rdma_stats *st)
+{
+	uint64_t run = rdma_stat(st, "free_run_max");
+	uint64_t free_slots = rdma_stat(st, "nslabs") - rdma_stat(st, "used");
+	bool ok = run <= 128 && run <= free_slots &&
+		  (free_slots < rdma_stat(st, "nslabs") || run == (free_slots < 128 ? free_slots : 128));
+
+	if (!ok)
+		ksft_print_msg("pool %s: free_run_max %llu, %llu of %llu slots free\n", pool,
+			       (unsigned long long)run, (unsigned long long)free_slots,
+			       (unsigned long long)rdma_stat(st, "nslabs"));
+	ksft_test_result(ok, "pool %s: free_run_max stays within one segment and the free slots\n",
+			 pool);
+}
+
 static void check_pool(const struct rdma_board *b, const char *pool)
 {
 	char dir[PATH_MAX];
@@ -163,7 +184,7 @@ static void check_pool(const struct rdma_board *b, const char *pool)
 
 	if (rdma_pool_debugfs(pool, dir, sizeof(dir), &misplaced) || misplaced) {
 		ksft_test_result_fail("pool %s: directory under swiotlb/ in debugfs\n", pool);
-		for (size_t i = 0; i < NFILES + 4; i++)
+		for (size_t i = 0; i < NFILES + 5; i++)
 			ksft_test_result_skip("pool %s: no debugfs directory\n", pool);
 		return;
 	}
@@ -176,6 +197,7 @@ static void check_pool(const struct rdma_board *b, const char *pool)
 	check_agreement(pool, &st);
 	check_reg(pool, &st);
 	check_devices(b, pool, &st);
+	check_free_run(pool, &st);
 }
 
 int main(void)

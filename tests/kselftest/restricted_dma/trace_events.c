@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The series' trace events (kernel/patches/0004, 0005, 0006) exist in
- * tracefs with the fields their headers define, and fire with the right
- * pool and device when the test driver drives the DMA API.
+ * The series' swiotlb trace events and mainline 6.12's dma events (which
+ * the 6.1 backport reproduces) exist in tracefs with the fields their
+ * headers define, print their direction as a number user space can
+ * decode, and fire with the right pool and device when the test driver
+ * drives the DMA API.
  *
- * The field lists are include/trace/events/swiotlb.h and dma.h of the
- * patched tree (dma.h: mainline 6.12's names). Firing: with every event of
+ * The field lists are include/trace/events/swiotlb.h and dma.h of 6.12
+ * with the series. Firing: with every event of
  * both systems on, the test driver binds to the test device (attach),
  * maps, syncs and unmaps a buffer and a scatterlist, allocates and frees
  * coherent memory, fails an allocation, fills the pool until a map fails
  * and maps a device register (out of pool). Events no driver operation
- * can reach on this board (detach: 6.1 never releases a device's pool;
- * swiotlb_bounced: the stock event, other tests use it; the sg syncs: the
- * test driver has none) are checked for their fields only.
+ * can reach on this board (detach: nothing releases a device's pool;
+ * swiotlb_bounced: the stock event, other tests use it; the sg syncs and
+ * the page, sgt and error events: the test driver has no such calls) are
+ * checked for their fields only.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,9 +38,8 @@ static const struct {
 	{ "swiotlb/swiotlb_bounced", "dev_name dma_mask dev_addr size force" },
 	{ "swiotlb/swiotlb_attach", POOL_FIELDS "base size" },
 	{ "swiotlb/swiotlb_detach", POOL_FIELDS "base size" },
-	{ "swiotlb/swiotlb_map", POOL_FIELDS
-	  "orig_addr tlb_addr dma_addr mapping_size alloc_size dir attrs" },
-	{ "swiotlb/swiotlb_unmap", POOL_FIELDS "orig_addr tlb_addr mapping_size dir attrs" },
+	{ "swiotlb/swiotlb_map", POOL_FIELDS "orig_addr tlb_addr size dir attrs" },
+	{ "swiotlb/swiotlb_unmap", POOL_FIELDS "orig_addr tlb_addr size dir attrs" },
 	{ "swiotlb/swiotlb_sync", POOL_FIELDS "tlb_addr size dir for_cpu" },
 	{ "swiotlb/swiotlb_alloc", POOL_FIELDS "tlb_addr size" },
 	{ "swiotlb/swiotlb_free", POOL_FIELDS "tlb_addr size" },
@@ -48,9 +50,16 @@ static const struct {
 	{ "dma/dma_map_resource", "device phys_addr dma_addr size dir attrs" },
 	{ "dma/dma_unmap_page", "device addr size dir attrs" },
 	{ "dma/dma_unmap_resource", "device addr size dir attrs" },
-	{ "dma/dma_alloc", "device phys_addr dma_addr size flags attrs" },
-	{ "dma/dma_free", "device phys_addr dma_addr size attrs" },
-	{ "dma/dma_map_sg", "device phys_addrs dma_addrs lengths dir attrs" },
+	{ "dma/dma_alloc", "device virt_addr dma_addr size flags dir attrs" },
+	{ "dma/dma_alloc_pages", "device virt_addr dma_addr size flags dir attrs" },
+	{ "dma/dma_alloc_sgt_err", "device virt_addr dma_addr size flags dir attrs" },
+	{ "dma/dma_alloc_sgt", "device phys_addrs dma_addr size dir flags attrs" },
+	{ "dma/dma_free", "device virt_addr dma_addr size dir attrs" },
+	{ "dma/dma_free_pages", "device virt_addr dma_addr size dir attrs" },
+	{ "dma/dma_free_sgt", "device phys_addrs dma_addr size dir" },
+	{ "dma/dma_map_sg", "device full_nents full_ents truncated phys_addrs dma_addrs "
+	  "lengths dir attrs" },
+	{ "dma/dma_map_sg_err", "device phys_addrs err dir attrs" },
 	{ "dma/dma_unmap_sg", "device addrs dir attrs" },
 	{ "dma/dma_sync_single_for_cpu", "device dma_addr size dir" },
 	{ "dma/dma_sync_single_for_device", "device dma_addr size dir" },
@@ -74,6 +83,44 @@ static const char *const systems[] = { "swiotlb", "dma" };
 #define UART_PHYS	0x9000000ULL
 #define BIG		(256 * 1024)
 #define MAX_MAPS	64
+
+/* Events whose dir field user space must be able to decode. */
+static const char *const dir_events[] = {
+	"swiotlb/swiotlb_map", "swiotlb/swiotlb_unmap", "swiotlb/swiotlb_sync",
+	"dma/dma_map_page", "dma/dma_unmap_sg", "dma/dma_sync_single_for_cpu",
+};
+#define NDIR		ARRAY_SIZE(dir_events)
+
+/*
+ * An enum in an event's print format is only decodable by user space
+ * (perf, trace-cmd, libtraceevent) once TRACE_DEFINE_ENUM has made the
+ * kernel write its value in place of its name.
+ */
+static void check_dir_decodable(void)
+{
+	static const char *const names[] = {
+		"DMA_BIDIRECTIONAL", "DMA_TO_DEVICE", "DMA_FROM_DEVICE", "DMA_NONE",
+	};
+	char path[256], *text, *fmt;
+
+	for (size_t i = 0; i < NDIR; i++) {
+		bool ok;
+
+		rdma_fmt(path, sizeof(path), "/sys/kernel/tracing/events/%s/format",
+			 dir_events[i]);
+		text = rdma_read_file(path, NULL);
+		fmt = text ? strstr(text, "print fmt:") : NULL;
+		ok = fmt && strstr(fmt, "BIDIRECTIONAL");
+		for (size_t j = 0; ok && j < ARRAY_SIZE(names); j++)
+			if (strstr(fmt, names[j])) {
+				ksft_print_msg("%s: print fmt names %s\n", dir_events[i], names[j]);
+				ok = false;
+			}
+		ksft_test_result(ok, "event %s: dir printed as a value user space decodes\n",
+				 dir_events[i]);
+		free(text);
+	}
+}
 
 static void check_formats(void)
 {
@@ -147,10 +194,12 @@ static int drive(const struct rdma_device *dev, uint64_t *map_dma)
 static void check_fired(const struct rdma_device *dev, const char *trace, uint64_t map_dma)
 {
 	char dev_needle[RDMA_NAME_LEN + 16], pool_needle[RDMA_NAME_LEN + 16];
-	char dma_needle[64];
+	char dma_needle[64], tlb_needle[64];
 
+	/* On this board a pool's DMA addresses are its physical addresses. */
 	rdma_fmt(pool_needle, sizeof(pool_needle), "pool=%s ", dev->pool);
 	rdma_fmt(dma_needle, sizeof(dma_needle), " dma_addr=%llx ", (unsigned long long)map_dma);
+	rdma_fmt(tlb_needle, sizeof(tlb_needle), " tlb_addr=%llx ", (unsigned long long)map_dma);
 	for (size_t i = 0; i < NFIRED; i++) {
 		bool swiotlb = !strncmp(fired[i], "swiotlb_", 8);
 		const char *needles[] = { dev_needle, swiotlb ? pool_needle : NULL, NULL, NULL };
@@ -161,8 +210,10 @@ static void check_fired(const struct rdma_device *dev, const char *trace, uint64
 			rdma_fmt(dev_needle, sizeof(dev_needle), "dev_name: %s ", dev->name);
 		else
 			rdma_fmt(dev_needle, sizeof(dev_needle), "%s: %s ", fired[i], dev->name);
-		if (!strcmp(fired[i], "swiotlb_map") || !strcmp(fired[i], "dma_map_page"))
-			needles[swiotlb ? 2 : 1] = dma_needle;
+		if (!strcmp(fired[i], "swiotlb_map"))
+			needles[2] = tlb_needle;
+		if (!strcmp(fired[i], "dma_map_page"))
+			needles[1] = dma_needle;
 		if (!strcmp(fired[i], "swiotlb_out_of_pool"))
 			needles[2] = "api=dma_map_resource ";
 		n = rdma_trace_count(trace, fired[i], needles);
@@ -184,8 +235,9 @@ int main(void)
 	dev = rdma_board_test_device(&b, false);
 	if (!dev)
 		ksft_exit_fail_msg("the layout lists no test device\n");
-	ksft_set_plan(NFORMATS + NFIRED);
+	ksft_set_plan(NFORMATS + NDIR + NFIRED);
 	check_formats();
+	check_dir_decodable();
 
 	rdma_drv_unbind(dev->name);
 	ret = rdma_trace_start_events(systems, 2);
