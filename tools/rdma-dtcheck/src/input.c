@@ -17,11 +17,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fdt-verify.h"
 #include "input.h"
 #include "spawn.h"
 #include "util.h"
 
 #define INPUT_LIMIT	(256u << 20)
+/*
+ * The largest DTB in Linux 6.12 is under 300 KiB; a cap keeps the time one
+ * blob can take bounded (the model's work grows with its node count).
+ */
+#define BLOB_LIMIT	(16u << 20)
 #define MAX_ARGS	64
 
 static int read_fd(int fd, char **data, size_t *len)
@@ -69,32 +75,10 @@ static int read_path(const char *path, char **data, size_t *len)
 	return ret;
 }
 
-/*
- * libfdt 1.6.1's fdt_check_full() dereferences fdt_get_name() of the root
- * without checking it for NULL (fixed upstream later). Check that first.
- */
-static int root_name_ok(const void *fdt)
-{
-	int off = 0, next = 0, len, r;
-	uint32_t tag;
-
-	r = fdt_check_header(fdt);
-	if (r)
-		return r;
-	do {
-		off = next;
-		tag = fdt_next_tag(fdt, off, &next);
-	} while (tag == FDT_NOP && next >= 0);
-	if (tag != FDT_BEGIN_NODE || next < 0)
-		return -FDT_ERR_BADSTRUCTURE;
-	if (!fdt_get_name(fdt, off, &len))
-		return len < 0 ? len : -FDT_ERR_BADSTRUCTURE;
-	return 0;
-}
-
 int input_from_memory(const char *name, const void *data, size_t len,
 		      struct dt_input *in, char *err, size_t errlen)
 {
+	char why[256];
 	int r;
 
 	memset(in, 0, sizeof(*in));
@@ -113,9 +97,22 @@ int input_from_memory(const char *name, const void *data, size_t len,
 			 name, fdt_totalsize(data), len);
 		return -1;
 	}
-	r = root_name_ok(data);
-	if (!r)
-		r = fdt_check_full(data, len);
+	if (fdt_totalsize(data) > BLOB_LIMIT) {
+		snprintf(err, errlen,
+			 "%s: device tree blob of %u bytes is over the %u MiB limit",
+			 name, fdt_totalsize(data), BLOB_LIMIT >> 20);
+		return -1;
+	}
+	/*
+	 * fdt_check_full() of libfdt 1.6.1 can spin forever or crash on
+	 * malformed tags; the bounded walk makes sure it never sees one.
+	 */
+	r = fdt_verify(data, len, why, sizeof(why));
+	if (r) {
+		snprintf(err, errlen, "%s: corrupt device tree blob: %s", name, why);
+		return -1;
+	}
+	r = fdt_check_full(data, len);
 	if (r) {
 		snprintf(err, errlen, "%s: corrupt device tree blob: %s", name,
 			 fdt_strerror(r));

@@ -51,6 +51,22 @@ cli_tests() {
 	run_tool "$bin" "$w/corrupt.dtb" "$w/rejected.dtb"
 	[ $RUN_RC -eq 2 ] && grep -q 'pool-rejected-prop' "$RUN_OUT"
 	t_check $? "${tag}input errors (2) are kept apart from findings, other files still checked"
+	# Blobs that make libfdt 1.6.1 spin (fdt_check_full, fdtdump) or
+	# crash: each is rejected at once with the tag that is wrong.
+	run_tool timeout 5 "$bin" "$TOOLDIR/fuzz/regress/prop-len-stall.dtb"
+	[ $RUN_RC -eq 2 ] && grep -q 'tag at offset 0x40: property length 0xfffffff4 runs past the end' "$RUN_ERR"
+	t_check $? "${tag}a property length that stalls libfdt's tag walk: clear error, exit 2 (got $RUN_RC)" "$RUN_ERR"
+	run_tool timeout 5 "$bin" "$TOOLDIR/fuzz/regress/prop-len-loop.dtb"
+	[ $RUN_RC -eq 2 ] && grep -q 'tag at offset 0x50: property length 0xffffffe4' "$RUN_ERR"
+	t_check $? "${tag}a property length that loops libfdt's tag walk: clear error, exit 2 (got $RUN_RC)" "$RUN_ERR"
+	slow=""
+	for f in "$TOOLDIR"/fuzz/regress/*; do
+		run_tool timeout 5 "$bin" "$f" "$w/rejected.dtb"
+		{ [ $RUN_RC -le 2 ] && grep -q 'pool-rejected-prop' "$RUN_OUT"; } ||
+			slow="$slow $(basename "$f")($RUN_RC)"
+	done
+	[ -z "$slow" ]
+	t_check $? "${tag}every fuzz regression seed ends within 5 s and the next file is still linted${slow:+ (not:$slow)}"
 	printf '/dts-v1/;\n/ { x = <1 ; };\n' >"$w/syntax.dts"
 	run_tool "$bin" "$w/syntax.dts"
 	[ $RUN_RC -eq 2 ] && grep -q 'dtc failed' "$RUN_ERR"

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# libFuzzer on the DTB path, seeded with fixture and corpus DTBs.
+# libFuzzer on the DTB path, seeded with fixture and corpus DTBs and the
+# regression seeds in fuzz/regress. Any input that takes over 5 s is a
+# failure at once (libFuzzer's default per-input timeout is 1200 s).
 
 fuzz_tests() {
 	seeds=$WORK/fuzz-seeds out=$WORK/fuzz-new
@@ -20,7 +22,7 @@ fuzz_tests() {
 	cp "$TOOLDIR"/fuzz/regress/* "$seeds"/
 	n=$(ls "$seeds" | wc -l)
 	secs=${FUZZ_SECONDS:-20}
-	"$FUZZ_BIN" -max_total_time="$secs" -seed=1 -max_len=262144 \
+	"$FUZZ_BIN" -max_total_time="$secs" -timeout=5 -seed=1 -max_len=262144 \
 		-rss_limit_mb=2048 -artifact_prefix="$WORK/fuzz-crash-" \
 		"$out" "$seeds" >"$WORK/fuzz.log" 2>&1
 	rc=$?
