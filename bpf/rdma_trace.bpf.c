@@ -44,6 +44,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "rdma_trace.h"
+#include "rdma_slot.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -97,6 +98,28 @@ struct rdma_self self;
 __u64 pool_keys[RDMA_MAX_POOLS];	/* obj_key() of each slot's io_tlb_mem; 0: free */
 struct rdma_dev_info devs[RDMA_MAX_DEVICES];	/* open-addressed by device key */
 __u64 pool_slot_base[RDMA_MAX_POOLS];	/* its first inflight_slots entry + 1; 0: none */
+
+/*
+ * Set by userspace before load, from the kernel's BTF: where the DMA API
+ * calls come from (enum rdma_source), and whether the series' swiotlb
+ * failure events exist (then a restricted pool's failures are theirs, not
+ * read off a DMA_MAPPING_ERROR).
+ */
+const volatile __u32 dma_source = RDMA_SRC_TP;
+const volatile bool pool_failure_events = true;
+
+/* The DMA API calls an out-of-pool event names. */
+enum rdma_api {
+	RDMA_API_MAP_PAGE,
+	RDMA_API_MAP_RESOURCE,
+	RDMA_API_MAP_SG,
+	RDMA_API_ALLOC,
+	RDMA_API_COUNT,
+};
+
+static const char api_names[RDMA_API_COUNT][RDMA_API_LEN] = {
+	"dma_map_page", "dma_map_resource", "dma_map_sg", "dma_alloc",
+};
 
 /* ---- helpers ------------------------------------------------------ */
 
@@ -179,6 +202,52 @@ static __always_inline int table_slot(void *table, __u32 stride, __u32 n, __u64 
 	return -1;
 }
 
+/* ---- kernel layouts ----------------------------------------------- */
+
+/*
+ * struct io_tlb_mem as Linux 6.1 has it: the bounds are its own fields.
+ * Since 6.6 they live in io_tlb_mem.defpool (a struct io_tlb_pool), which
+ * is what vmlinux.h (6.12's) describes. CO-RE picks the one the running
+ * kernel has: bpf_core_field_exists() is a constant after relocation, and
+ * the verifier drops the other branch, whose reads stay unrelocated.
+ */
+struct io_tlb_mem___v61 {
+	phys_addr_t start;
+	phys_addr_t end;
+} __attribute__((preserve_access_index));
+
+/*
+ * A pool's bounds through a pointer the verifier trusts (a tracepoint's
+ * argument and what it points to): plain loads.
+ */
+static __always_inline __u64 mem_start(struct io_tlb_mem *mem)
+{
+	if (bpf_core_field_exists(mem->defpool))
+		return mem->defpool.start;
+	return ((struct io_tlb_mem___v61 *)mem)->start;
+}
+
+static __always_inline __u64 mem_end(struct io_tlb_mem *mem)
+{
+	if (bpf_core_field_exists(mem->defpool))
+		return mem->defpool.end;
+	return ((struct io_tlb_mem___v61 *)mem)->end;
+}
+
+/* The same through any pointer (a number, in a global subprogram). */
+static __always_inline void mem_bounds_read(struct io_tlb_mem *mem, __u64 *start, __u64 *end)
+{
+	struct io_tlb_mem___v61 *old = (void *)mem;
+
+	if (bpf_core_field_exists(mem->defpool)) {
+		*start = BPF_CORE_READ(mem, defpool.start);
+		*end = BPF_CORE_READ(mem, defpool.end);
+	} else {
+		*start = BPF_CORE_READ(old, start);
+		*end = BPF_CORE_READ(old, end);
+	}
+}
+
 static __always_inline bool pool_restricted(struct io_tlb_mem *mem)
 {
 	return mem && mem->for_alloc;
@@ -210,10 +279,10 @@ static __always_inline int pool_index(struct io_tlb_mem *mem)
 		if (name)
 			bpf_probe_read_kernel_str(info->name, sizeof(info->name), name);
 	}
-	info->start = mem->start;
+	info->start = mem_start(mem);
 	info->nslabs = nslabs;
 	info->restricted = mem->for_alloc;
-	info->end = mem->end;	/* last: userspace skips a pool until it is set */
+	info->end = mem_end(mem);	/* last: userspace skips a pool until it is set */
 	if (nslabs <= RDMA_MAX_SLOTS) {
 		base = __sync_fetch_and_add(&self.slots_next, nslabs);
 		if (base + nslabs <= RDMA_MAX_SLOTS)
@@ -222,12 +291,13 @@ static __always_inline int pool_index(struct io_tlb_mem *mem)
 	return i;
 }
 
+/* dev_name(), through any pointer (rare events, new devices). */
 static __always_inline void read_dev_name(struct device *dev, char *buf, __u32 len)
 {
-	const char *name = dev->init_name;
+	const char *name = BPF_CORE_READ(dev, init_name);
 
 	if (!name)
-		name = dev->kobj.name;
+		name = BPF_CORE_READ(dev, kobj.name);
 	if (name)
 		bpf_probe_read_kernel_str(buf, len, name);
 }
@@ -245,8 +315,8 @@ static __always_inline void dev_set_pool(struct rdma_dev_info *d, struct io_tlb_
 	d->restricted = pool_restricted(mem);
 	if (d->restricted)
 		d->home_pool = d->pool;
-	d->pool_start = mem ? mem->start : 0;
-	d->pool_end = mem ? mem->end : 0;
+	d->pool_start = mem ? mem_start(mem) : 0;
+	d->pool_end = mem ? mem_end(mem) : 0;
 	d->slot_base = pool < 0 ? 0 : pool_slot_base[pool & (RDMA_MAX_POOLS - 1)];
 }
 
@@ -370,13 +440,10 @@ static __always_inline void count_unmap(struct rdma_counters *c, __u64 size,
 }
 
 /* Tracking by address, for mappings that do not bounce through a pool. */
-static __always_inline bool track_map(struct device *dev, __u64 addr, __u64 size,
-				      struct io_tlb_mem *mem)
+static __always_inline bool track_map(__u64 dev, __u64 addr, __u64 size, __u64 mem)
 {
-	struct rdma_inflight_key k = { .dev = (__u64)dev, .addr = addr };
-	struct rdma_inflight v = {
-		.ts = bpf_ktime_get_ns(), .size = size, .pool = (__u64)mem,
-	};
+	struct rdma_inflight_key k = { .dev = dev, .addr = addr };
+	struct rdma_inflight v = { .ts = bpf_ktime_get_ns(), .size = size, .pool = mem };
 
 	if (!bpf_map_update_elem(&inflight, &k, &v, BPF_ANY))
 		return true;
@@ -388,10 +455,9 @@ static __always_inline bool track_map(struct device *dev, __u64 addr, __u64 size
  * Ends a mapping tracked by address: the time it was in flight, or false
  * when it was made before we attached (or not tracked).
  */
-static __always_inline bool track_unmap(struct device *dev, __u64 addr, __u64 *ns,
-					__u64 *size)
+static __always_inline bool track_unmap(__u64 dev, __u64 addr, __u64 *ns, __u64 *size)
 {
-	struct rdma_inflight_key k = { .dev = (__u64)dev, .addr = addr };
+	struct rdma_inflight_key k = { .dev = dev, .addr = addr };
 	struct rdma_inflight *v;
 
 	v = bpf_map_lookup_elem(&inflight, &k);
@@ -405,6 +471,7 @@ static __always_inline bool track_unmap(struct device *dev, __u64 addr, __u64 *n
 	return true;
 }
 
+/* A rare event, through any pointers to the device and its pool. */
 static __always_inline struct rdma_event *event_new(__u32 type, struct device *dev,
 						    struct io_tlb_mem *mem)
 {
@@ -423,11 +490,10 @@ static __always_inline struct rdma_event *event_new(__u32 type, struct device *d
 	e->pool = (__u64)mem;
 	read_dev_name(dev, e->dev_name, sizeof(e->dev_name));
 	if (mem) {
-		e->pool_start = mem->start;
-		e->pool_end = mem->end;
-		e->nslabs = mem->nslabs;
+		mem_bounds_read(mem, &e->pool_start, &e->pool_end);
+		e->nslabs = BPF_CORE_READ(mem, nslabs);
 		if (bpf_core_field_exists(mem->name)) {
-			name = mem->name;
+			name = BPF_CORE_READ(mem, name);
 			if (name)
 				bpf_probe_read_kernel_str(e->pool_name,
 							  sizeof(e->pool_name), name);
@@ -436,22 +502,30 @@ static __always_inline struct rdma_event *event_new(__u32 type, struct device *d
 	return e;
 }
 
-/* dma_to_phys(): through the device's dma-ranges when it has any. */
-static __always_inline __u64 dev_dma_to_phys(struct device *dev, __u64 addr)
+/*
+ * dma_to_phys() through a device's dma-ranges (@ranges: its
+ * dma_range_map, any pointer; 0: none). 6.1's struct bus_dma_region has an
+ * offset that 6.12's lacks (32 bytes then, 24 now): the entries are
+ * strided by the running kernel's size, and the address translated with
+ * the fields both have. ~0 when no range holds the address.
+ */
+static __always_inline __u64 ranges_dma_to_phys(__u64 ranges, __u64 addr)
 {
-	const struct bus_dma_region *m = dev->dma_range_map;
+	const __u32 stride = bpf_core_type_size(struct bus_dma_region);
+	const struct bus_dma_region *m;
 	__u64 size, start;
 	int i;
 
-	if (!m)
+	if (!ranges)
 		return addr;
-	for (i = 0; i < MAX_DMA_RANGES; i++, m++) {
+	for (i = 0; i < MAX_DMA_RANGES; i++) {
+		m = (const void *)(ranges + i * stride);
 		size = BPF_CORE_READ(m, size);
 		if (!size)
 			break;
 		start = BPF_CORE_READ(m, dma_start);
 		if (addr >= start && addr - start < size)
-			return addr + BPF_CORE_READ(m, offset);
+			return addr - start + BPF_CORE_READ(m, cpu_start);
 	}
 	return ~0ULL;
 }
@@ -464,27 +538,30 @@ static __always_inline bool in_pool(__u64 phys, __u64 size, __u64 start, __u64 e
 
 /*
  * rdmatop's own out-of-pool check found a range handed to a restricted
- * device outside its pool: counted on the device and the pool, and
- * reported.
+ * device outside its pool: counted on the device (@dc; NULL when it is
+ * past the device table, then on self.oop_untracked, so that --check
+ * still fails) and its pool (@pc), and reported.
  */
-static __always_inline void report_out_of_pool(struct device *dev, struct io_tlb_mem *mem,
-					       const char *api, __u64 addr, __u64 size)
+static __always_inline void report_out_of_pool(struct rdma_counters *dc,
+					       struct rdma_counters *pc,
+					       struct device *dev, struct io_tlb_mem *mem,
+					       __u32 api, __u64 addr, __u64 size)
 {
-	struct rdma_counters *c;
 	struct rdma_event *e;
 
-	c = dev_counters(dev, mem);
-	if (c)
-		c->oop_check += 1;
-	c = pool_counters(mem);
-	if (c)
-		c->oop_check += 1;
+	if (dc)
+		dc->oop_check += 1;
+	else
+		__sync_fetch_and_add(&self.oop_untracked, 1);
+	if (pc)
+		pc->oop_check += 1;
 	e = event_new(RDMA_EV_OOP_CHECK, dev, mem);
 	if (!e)
 		return;
 	e->addr = addr;
 	e->size = size;
-	bpf_probe_read_kernel_str(e->api, sizeof(e->api), api);
+	if (api < RDMA_API_COUNT)
+		__builtin_memcpy(e->api, api_names[api], sizeof(e->api));
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -656,170 +733,204 @@ int BPF_PROG(swiotlb_bounced, struct device *dev, dma_addr_t dev_addr, size_t si
 /* ---- dma: the DMA API, for every device ----------------------------- */
 
 /*
- * Ranges handed to a device, from the DMA API events: the only events on
- * the mapping path this program attaches to, one per map and one per
- * unmap, since attaching costs more than anything a program does.
+ * Ranges handed to a device, from the DMA API: the dma: trace events
+ * where the kernel has them, else fentry/fexit on the exported functions
+ * (dma_source). One program run per map and one per unmap.
  *
  * A range inside the device's swiotlb pool is a bounce: it counts for
  * the pool and is tracked in place (its slot entry). A device with a
  * restricted pool must only get such ranges; any other is out of pool.
  * Anything else (a device mapping directly) is tracked by address.
  *
- * What is per call (the device, its pool, their counters, the time) is
- * looked up once, then each range (one, or a scatterlist's segments)
- * costs a range check and a few adds.
+ * The general way takes everything a range needs as plain numbers (struct
+ * dma_range) into one global subprogram, rdma_dma_range(), which the
+ * verifier checks once, whatever calls it: a scatterlist's walk calls it
+ * per segment in a bounded loop, and stays small on every verifier.
  */
-struct dma_call {
-	struct device *dev;
-	struct io_tlb_mem *mem;
-	struct rdma_counters *dc;	/* the device's counters */
-	struct rdma_counters *pc;	/* its pool's (not a restricted one) */
-	__u64 start, end;		/* the pool's bounds */
-	__u64 slot_base;		/* its first inflight_slots entry + 1 */
-	bool restricted;
+struct dma_range {
+	__u64 dev;		/* struct device * */
+	__u64 mem;		/* its struct io_tlb_mem *, 0: none */
+	__u64 ranges;		/* its dma_range_map, 0: none */
+	__u64 start, end;	/* the pool's bounds */
+	__u64 slot_base;	/* its first inflight_slots entry + 1; 0: none */
+	__u64 addr, size;
+	__u64 attrs;
+	__s32 dev_slot;		/* devs[] slot, -1: past the table */
+	__s32 pool_slot;	/* pool_keys[] slot, -1: none */
+	__u32 dir;
+	__u32 api;		/* enum rdma_api */
+	__u32 restricted;
+	__u32 unmap;
 };
 
-static __always_inline void dma_call_init(struct dma_call *c, struct device *dev)
+/*
+ * What is per call: the device, its pool and their slots, looked up once.
+ * A device past the table is still checked, against its pool's bounds
+ * read here: it is counted as untracked, never misjudged.
+ */
+static __always_inline void dma_range_init(struct dma_range *r, struct device *dev)
 {
+	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
 	struct rdma_dev_info *d;
 	int i;
 
-	c->dev = dev;
-	c->mem = dev->dma_io_tlb_mem;
-	c->dc = NULL;
-	c->pc = NULL;
-	d = dev_entry_now(dev, c->mem, &i);
+	__builtin_memset(r, 0, sizeof(*r));
+	r->dev = (__u64)dev;
+	r->mem = (__u64)mem;
+	r->ranges = (__u64)dev->dma_range_map;
+	d = dev_entry_now(dev, mem, &i);
 	if (!d) {
-		c->restricted = pool_restricted(c->mem);
-		c->start = c->end = c->slot_base = 0;
+		r->dev_slot = -1;
+		r->pool_slot = pool_index(mem);
+		r->restricted = pool_restricted(mem);
+		if (mem) {
+			r->start = mem_start(mem);
+			r->end = mem_end(mem);
+		}
 		return;
 	}
 	/* Recorded while its pool was being set up by another CPU. */
 	if (!d->slot_base && d->pool_slot >= 0)
 		d->slot_base = pool_slot_base[d->pool_slot & (RDMA_MAX_POOLS - 1)];
-	c->dc = bpf_map_lookup_elem(&dev_stats, &i);
-	c->restricted = d->restricted;
-	c->start = d->pool_start;
-	c->end = d->pool_end;
-	c->slot_base = d->slot_base;
-	/* A restricted pool's mappings are added up from its devices. */
-	if (!c->restricted)
-		c->pc = pool_counters_at(d->pool_slot);
+	r->dev_slot = i;
+	r->pool_slot = d->pool_slot;
+	r->restricted = d->restricted;
+	r->start = d->pool_start;
+	r->end = d->pool_end;
+	r->slot_base = d->slot_base;
 }
 
 /*
  * The in-place record of a mapping at @phys: the entry of its first pool
- * slot, which the mapping owns until it is unmapped, so no lock is needed.
- * NULL outside the pool, or when the pool got no entries (the tables were
- * full).
+ * slot (bpf/rdma_slot.h). NULL outside the pool, or when the pool got no
+ * entries (the tables were full).
  */
 static __always_inline __u32 slot_index(__u64 slot_base, __u64 start, __u64 phys)
 {
 	return slot_base - 1 + ((phys - start) >> 11);	/* IO_TLB_SHIFT */
 }
 
-static __always_inline struct rdma_slot *slot_at(struct dma_call *c, __u64 phys)
-{
-	__u32 k;
-
-	if (!c->slot_base || phys < c->start || phys >= c->end)
-		return NULL;
-	k = slot_index(c->slot_base, c->start, phys);
-	return bpf_map_lookup_elem(&inflight_slots, &k);
-}
-
 /*
  * The clock is the dearest step of a bounce's accounting: one bounce in
- * RDMA_TIME_SAMPLE per device and CPU is timed; the others are tracked
- * (in flight) with an untimed mark.
+ * RDMA_TIME_SAMPLE per device and CPU is timed (0: not timed).
  */
-#define TS_UNTIMED	1
-
-static __always_inline __u64 bounce_stamp(struct dma_call *c)
+static __always_inline __u64 bounce_stamp(struct rdma_counters *dc)
 {
-	if (c->dc && !(c->dc->maps & (RDMA_TIME_SAMPLE - 1)))
+	if (dc && !(dc->maps & (RDMA_TIME_SAMPLE - 1)))
 		return bpf_ktime_get_ns();
-	return TS_UNTIMED;
+	return 0;
 }
 
-static __always_inline void dma_mapped(struct dma_call *c, const char *api,
-				       __u64 addr, __u64 size, int dir)
+static __always_inline void range_mapped(struct dma_range *r, struct rdma_counters *dc,
+					 struct rdma_counters *pc, struct rdma_slot *slot,
+					 __u64 phys)
 {
-	struct rdma_slot *slot;
+	/* A restricted pool's mappings are added up from its devices. */
+	struct rdma_counters *mc = r->restricted ? NULL : pc;
 	bool tracked = true;
-	__u64 phys;
 
-	if (addr == DMA_MAPPING_ERROR) {
-		/* A restricted pool's failures come with swiotlb_map_failed. */
-		if (c->dc && !c->restricted)
-			c->dc->map_failures += 1;
+	if (r->addr == DMA_MAPPING_ERROR) {
+		/* With the series, a restricted pool's come with swiotlb_map_failed. */
+		if (r->restricted && pool_failure_events)
+			return;
+		if (dc)
+			dc->map_failures += 1;
+		if (pc)
+			pc->map_failures += 1;
 		return;
 	}
-	phys = dev_dma_to_phys(c->dev, addr);
-	if (c->restricted && !in_pool(phys, size, c->start, c->end))
-		report_out_of_pool(c->dev, c->mem, api, addr, size);
-	slot = slot_at(c, phys);
+	if (r->restricted && !in_pool(phys, r->size, r->start, r->end))
+		report_out_of_pool(dc, pc, (struct device *)r->dev, (struct io_tlb_mem *)r->mem,
+				   r->api, r->addr, r->size);
 	if (slot) {
-		slot->ts = bounce_stamp(c);
-		count_map(c->pc, size, dir, true, log2_slot(size));
+		rdma_slot_map(slot, bounce_stamp(dc));
+		count_map(mc, r->size, r->dir, true, log2_slot(r->size));
 	} else {
-		tracked = track_map(c->dev, addr, size, c->mem);
+		tracked = track_map(r->dev, r->addr, r->size, r->mem);
 	}
-	count_map(c->dc, size, dir, tracked, log2_slot(size));
+	count_map(dc, r->size, r->dir, tracked, log2_slot(r->size));
 }
 
-static __always_inline void dma_unmapped(struct dma_call *c, __u64 addr, __u64 size,
-					 int dir, unsigned long attrs)
+static __always_inline void range_unmapped(struct dma_range *r, struct rdma_counters *dc,
+					   struct rdma_counters *pc, struct rdma_slot *slot)
 {
-	bool from_device = (dir == RDMA_DIR_FROM_DEVICE || dir == RDMA_DIR_BIDI) &&
-			   !(attrs & DMA_ATTR_SKIP_CPU_SYNC);
+	bool from_device = (r->dir == RDMA_DIR_FROM_DEVICE || r->dir == RDMA_DIR_BIDI) &&
+			   !(r->attrs & DMA_ATTR_SKIP_CPU_SYNC);
+	struct rdma_counters *mc = r->restricted ? NULL : pc;
 	bool tracked = false, timed = false;
-	struct rdma_slot *slot;
-	__u64 ns = 0, ts;
+	__u64 ns = 0, ts, size = r->size;
 
-	slot = slot_at(c, dev_dma_to_phys(c->dev, addr));
 	if (slot) {
-		ts = slot->ts;
-		if (ts) {
-			slot->ts = 0;
-			tracked = true;
-			if (ts != TS_UNTIMED) {
-				ns = bpf_ktime_get_ns() - ts;
-				timed = true;
-			}
-		} else {
+		tracked = rdma_slot_unmap(slot, &ts);
+		if (!tracked)
 			__sync_fetch_and_add(&self.unmatched, 1);
+		if (ts) {
+			ns = bpf_ktime_get_ns() - ts;
+			timed = true;
 		}
-		count_unmap(c->pc, size, from_device, tracked, ns, timed);
+		count_unmap(mc, size, from_device, tracked, ns, timed);
 	} else {
-		tracked = timed = track_unmap(c->dev, addr, &ns, &size);
+		tracked = timed = track_unmap(r->dev, r->addr, &ns, &size);
 	}
-	count_unmap(c->dc, size, from_device, tracked, ns, timed);
+	count_unmap(dc, size, from_device, tracked, ns, timed);
 }
 
 /*
- * The general way for one range: any device, any address (the page
- * events' uncommon cases, resources). A subprogram, so that the page
- * events' common case (below) keeps its registers.
+ * One range, any device, any address: a global subprogram, verified once
+ * on its own (its argument is plain numbers; pointers are read through
+ * bpf_probe_read_kernel()).
  */
-static __noinline int dma_map_general(struct device *dev, const char *api, __u64 addr,
-				      __u64 size, int dir)
+__noinline int rdma_dma_range(struct dma_range *r)
 {
-	struct dma_call c;
+	struct rdma_counters *dc = NULL, *pc = NULL;
+	struct rdma_slot *slot = NULL;
+	__u64 phys;
+	__u32 k;
+	int i;
 
-	dma_call_init(&c, dev);
-	dma_mapped(&c, api, addr, size, dir);
+	if (!r)
+		return 0;
+	i = r->dev_slot;
+	if (i >= 0)
+		dc = bpf_map_lookup_elem(&dev_stats, &i);
+	i = r->pool_slot;
+	if (i >= 0)
+		pc = bpf_map_lookup_elem(&pool_stats, &i);
+	phys = ranges_dma_to_phys(r->ranges, r->addr);
+	if (r->slot_base && phys >= r->start && phys < r->end) {
+		k = slot_index(r->slot_base, r->start, phys);
+		slot = bpf_map_lookup_elem(&inflight_slots, &k);
+	}
+	if (r->unmap)
+		range_unmapped(r, dc, pc, slot);
+	else
+		range_mapped(r, dc, pc, slot, phys);
 	return 0;
 }
 
-static __noinline int dma_unmap_general(struct device *dev, __u64 addr, __u64 size,
-					int dir, unsigned long attrs)
-{
-	struct dma_call c;
+/*
+ * What a call did, in one argument (a BPF call passes five): its
+ * direction, whether it unmaps, and the API (enum rdma_api).
+ */
+#define HOW(api, dir, unmap)	((dir) | (unmap) << 8 | (api) << 16)
+#define HOW_DIR(how)		((how) & 0xff)
+#define HOW_UNMAP(how)		(((how) >> 8) & 1)
+#define HOW_API(how)		((how) >> 16)
 
-	dma_call_init(&c, dev);
-	dma_unmapped(&c, addr, size, dir, attrs);
-	return 0;
+/* A static subprogram, so that the page events' common case keeps its registers. */
+static __noinline int dma_general(struct device *dev, __u64 addr, __u64 size, __u64 attrs,
+				  __u32 how)
+{
+	struct dma_range r;
+
+	dma_range_init(&r, dev);
+	r.api = HOW_API(how);
+	r.addr = addr;
+	r.size = size;
+	r.dir = HOW_DIR(how);
+	r.attrs = attrs;
+	r.unmap = HOW_UNMAP(how);
+	return rdma_dma_range(&r);
 }
 
 /*
@@ -828,7 +939,7 @@ static __noinline int dma_unmap_general(struct device *dev, __u64 addr, __u64 si
  * has now, has no dma-ranges (the DMA address is the physical one) and
  * the range lies inside that pool. Everything the case needs is in the
  * device's devs[] entry, read through one pointer with nothing copied
- * to the stack; every other case takes the general way (dma_call).
+ * to the stack; every other case takes the general way (dma_general()).
  * Returns the entry and the bounce's inflight_slots index (*entry), or
  * NULL: not this case.
  */
@@ -848,7 +959,7 @@ static __always_inline struct rdma_dev_info *bounce_dev(struct device *dev, __u6
 	base = d->slot_base;
 	/* Pools never share a start: the same start is the same pool. */
 	if (d->key != key || !d->restricted || !base ||
-	    dev->dma_io_tlb_mem->start != start || dev->dma_range_map)
+	    mem_start(dev->dma_io_tlb_mem) != start || dev->dma_range_map)
 		return NULL;
 	/* Also rules out DMA_MAPPING_ERROR. */
 	if (addr - start >= end - start || size > end - addr)
@@ -864,10 +975,8 @@ static __always_inline struct rdma_dev_info *bounce_dev(struct device *dev, __u6
  * the verifier, and nothing falls back to the general way, which would
  * keep the call's arguments alive across the lookups.
  */
-SEC("tp_btf/dma_map_page")
-int BPF_PROG(dma_map_page, struct device *dev, phys_addr_t phys_addr,
-	     dma_addr_t dma_addr, size_t size, enum dma_data_direction dir,
-	     unsigned long attrs)
+static __always_inline int page_mapped(struct device *dev, __u64 dma_addr, __u64 size,
+				       __u32 dir, __u64 attrs)
 {
 	struct rdma_counters *dc;
 	struct rdma_dev_info *d;
@@ -876,68 +985,51 @@ int BPF_PROG(dma_map_page, struct device *dev, phys_addr_t phys_addr,
 
 	d = bounce_dev(dev, dma_addr, size, &i, &k);
 	if (!d)
-		return dma_map_general(dev, "dma_map_page", dma_addr, size, dir);
+		return dma_general(dev, dma_addr, size, attrs, HOW(RDMA_API_MAP_PAGE, dir, 0));
 	slot = bpf_map_lookup_elem(&inflight_slots, &k);
 	dc = bpf_map_lookup_elem(&dev_stats, &i);
 	if (!slot || !dc)
 		return 0;
 	/* bounce_stamp(), with the device's counters at hand */
-	slot->ts = dc->maps & (RDMA_TIME_SAMPLE - 1) ? TS_UNTIMED : bpf_ktime_get_ns();
+	rdma_slot_map(slot, dc->maps & (RDMA_TIME_SAMPLE - 1) ? 0 : bpf_ktime_get_ns());
 	/* A bounce is under 256 MiB (pools with slot entries are). */
 	count_map(dc, size, dir, true, log2_32(size));
 	return 0;
 }
 
-SEC("tp_btf/dma_unmap_page")
-int BPF_PROG(dma_unmap_page, struct device *dev, dma_addr_t addr, size_t size,
-	     enum dma_data_direction dir, unsigned long attrs)
+static __always_inline int page_unmapped(struct device *dev, __u64 addr, __u64 size,
+					 __u32 dir, __u64 attrs)
 {
 	struct rdma_counters *dc;
 	struct rdma_dev_info *d;
 	struct rdma_slot *slot;
-	bool from_device, timed;
+	bool from_device, tracked;
 	__u64 ts;
 	__u32 i, k;
 
 	d = bounce_dev(dev, addr, size, &i, &k);
 	if (!d)
-		return dma_unmap_general(dev, addr, size, dir, attrs);
+		return dma_general(dev, addr, size, attrs, HOW(RDMA_API_MAP_PAGE, dir, 1));
 	slot = bpf_map_lookup_elem(&inflight_slots, &k);
 	dc = bpf_map_lookup_elem(&dev_stats, &i);
 	if (!slot || !dc)
 		return 0;
 	from_device = (dir == RDMA_DIR_FROM_DEVICE || dir == RDMA_DIR_BIDI) &&
 		      !(attrs & DMA_ATTR_SKIP_CPU_SYNC);
-	/* As dma_unmapped() does for a bounce. */
-	ts = slot->ts;
-	if (ts)
-		slot->ts = 0;
-	else	/* mapped before we attached */
+	/* As range_unmapped() does for a bounce. */
+	tracked = rdma_slot_unmap(slot, &ts);
+	if (!tracked)	/* mapped before we attached */
 		__sync_fetch_and_add(&self.unmatched, 1);
-	timed = ts > TS_UNTIMED;
-	count_unmap(dc, size, from_device, ts != 0, timed ? bpf_ktime_get_ns() - ts : 0, timed);
+	count_unmap(dc, size, from_device, tracked, ts ? bpf_ktime_get_ns() - ts : 0, ts != 0);
 	return 0;
 }
 
-SEC("tp_btf/dma_map_resource")
-int BPF_PROG(dma_map_resource, struct device *dev, phys_addr_t phys_addr,
-	     dma_addr_t dma_addr, size_t size, enum dma_data_direction dir,
-	     unsigned long attrs)
-{
-	return dma_map_general(dev, "dma_map_resource", dma_addr, size, dir);
-}
-
-SEC("tp_btf/dma_unmap_resource")
-int BPF_PROG(dma_unmap_resource, struct device *dev, dma_addr_t addr, size_t size,
-	     enum dma_data_direction dir, unsigned long attrs)
-{
-	return dma_unmap_general(dev, addr, size, dir, attrs);
-}
-
 /*
- * Scatterlists, segment by segment (the first RDMA_MAX_SG), each as a
- * range of its own (dma_mapped(), dma_unmapped()). dma_unmap_sg passes the
- * list as mapped, DMA addresses included.
+ * Scatterlists, segment by segment, each as a range of its own, in a
+ * bounded loop over the first RDMA_MAX_SG (the dma: events' own cap):
+ * segments past them are counted as unchecked (--check fails on them).
+ * dma_unmap_sg passes the list as mapped, DMA addresses included; a
+ * segment merged into an earlier one has no DMA length.
  */
 static __always_inline void sg_segment(struct scatterlist *sg, __u64 *addr, __u64 *len)
 {
@@ -962,92 +1054,217 @@ static __always_inline struct scatterlist *sg_step(struct scatterlist *sg)
 	return sg;
 }
 
-/* A walk over a scatterlist's segments, one bpf_loop() step each. */
-struct sg_walk {
-	struct dma_call c;
-	struct scatterlist *sg;
-	int count;		/* segments to visit */
-	int dir;
-	unsigned long attrs;
-	bool unmap;
-};
+static __noinline int sg_walk(struct device *dev, struct scatterlist *sg, int count,
+			      __u64 attrs, __u32 how)
+{
+	bool unmap = HOW_UNMAP(how);
+	struct rdma_counters *c;
+	struct dma_range r;
+	__u64 addr, len, rest;
+	int i;
+
+	dma_range_init(&r, dev);
+	r.api = RDMA_API_MAP_SG;
+	r.dir = HOW_DIR(how);
+	r.attrs = attrs;
+	r.unmap = unmap;
+#pragma clang loop unroll(disable)
+	for (i = 0; i < RDMA_MAX_SG; i++) {
+		if (i >= count || !sg)
+			break;
+		sg_segment(sg, &addr, &len);
+		r.addr = addr;
+		r.size = len;
+		if (!unmap || len)
+			rdma_dma_range(&r);
+		sg = sg_step(sg);
+	}
+	if (unmap || count <= RDMA_MAX_SG)
+		return 0;
+	rest = count - RDMA_MAX_SG;
+	__sync_fetch_and_add(&self.unchecked, rest);
+	c = r.dev_slot >= 0 ? bpf_map_lookup_elem(&dev_stats, &r.dev_slot) : NULL;
+	if (c)
+		c->unchecked += rest;
+	c = pool_counters_at(r.pool_slot);
+	if (c)
+		c->unchecked += rest;
+	return 0;
+}
 
 /*
- * One segment per call: through bpf_loop() the verifier checks the body
- * once, not once per segment.
+ * A coherent allocation: a restricted device's must come from its pool
+ * (the series counts those with swiotlb_alloc); others are counted here.
  */
-static long sg_walk_step(__u32 i, void *ctx)
+static __always_inline void coherent(struct device *dev, void *virt_addr, __u64 dma_addr,
+				     __u64 size, bool alloc)
 {
-	struct sg_walk *w = ctx;
-	__u64 addr, len;
+	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
+	struct rdma_counters *c, *pc;
+	struct dma_range r;
 
-	if ((int)i >= w->count || !w->sg)
-		return 1;
-	sg_segment(w->sg, &addr, &len);
-	if (!w->unmap)
-		dma_mapped(&w->c, "dma_map_sg", addr, len, w->dir);
-	else if (len)	/* merged into an earlier segment: no DMA length */
-		dma_unmapped(&w->c, addr, len, w->dir, w->attrs);
-	w->sg = sg_step(w->sg);
-	return 0;
+	if (alloc && virt_addr && pool_restricted(mem)) {
+		dma_range_init(&r, dev);
+		if (!in_pool(ranges_dma_to_phys(r.ranges, dma_addr), size, r.start, r.end)) {
+			c = r.dev_slot >= 0 ? bpf_map_lookup_elem(&dev_stats, &r.dev_slot) : NULL;
+			pc = pool_counters_at(r.pool_slot);
+			report_out_of_pool(c, pc, dev, mem, RDMA_API_ALLOC, dma_addr, size);
+		}
+		if (pool_failure_events)
+			return;
+	} else if (pool_restricted(mem) && pool_failure_events) {
+		return;
+	}
+	touch_dev(dev, mem);
+	c = dev_counters(dev, mem);
+	if (!c)
+		return;
+	if (!alloc)
+		c->frees += 1;
+	else if (virt_addr)
+		c->allocs += 1;
+	else
+		c->alloc_failures += 1;
+}
+
+/* ---- the dma: trace events (6.12; 6.1 with the series) ---------------- */
+
+SEC("tp_btf/dma_map_page")
+int BPF_PROG(dma_map_page, struct device *dev, phys_addr_t phys_addr,
+	     dma_addr_t dma_addr, size_t size, enum dma_data_direction dir,
+	     unsigned long attrs)
+{
+	return page_mapped(dev, dma_addr, size, dir, attrs);
+}
+
+SEC("tp_btf/dma_unmap_page")
+int BPF_PROG(dma_unmap_page, struct device *dev, dma_addr_t addr, size_t size,
+	     enum dma_data_direction dir, unsigned long attrs)
+{
+	return page_unmapped(dev, addr, size, dir, attrs);
+}
+
+SEC("tp_btf/dma_map_resource")
+int BPF_PROG(dma_map_resource, struct device *dev, phys_addr_t phys_addr,
+	     dma_addr_t dma_addr, size_t size, enum dma_data_direction dir,
+	     unsigned long attrs)
+{
+	return dma_general(dev, dma_addr, size, attrs, HOW(RDMA_API_MAP_RESOURCE, dir, 0));
+}
+
+SEC("tp_btf/dma_unmap_resource")
+int BPF_PROG(dma_unmap_resource, struct device *dev, dma_addr_t addr, size_t size,
+	     enum dma_data_direction dir, unsigned long attrs)
+{
+	return dma_general(dev, addr, size, attrs, HOW(RDMA_API_MAP_RESOURCE, dir, 1));
 }
 
 SEC("tp_btf/dma_map_sg")
 int BPF_PROG(dma_map_sg, struct device *dev, struct scatterlist *sgl, int nents,
 	     int ents, enum dma_data_direction dir, unsigned long attrs)
 {
-	struct sg_walk w = { .sg = sgl, .count = ents, .dir = dir, .attrs = attrs };
-
-	dma_call_init(&w.c, dev);
-	bpf_loop(RDMA_MAX_SG, sg_walk_step, &w, 0);
-	return 0;
+	return sg_walk(dev, sgl, ents, attrs, HOW(RDMA_API_MAP_SG, dir, 0));
 }
 
 SEC("tp_btf/dma_unmap_sg")
 int BPF_PROG(dma_unmap_sg, struct device *dev, struct scatterlist *sgl, int nents,
 	     enum dma_data_direction dir, unsigned long attrs)
 {
-	struct sg_walk w = {
-		.sg = sgl, .count = nents, .dir = dir, .attrs = attrs, .unmap = true,
-	};
-
-	dma_call_init(&w.c, dev);
-	bpf_loop(RDMA_MAX_SG, sg_walk_step, &w, 0);
-	return 0;
+	return sg_walk(dev, sgl, nents, attrs, HOW(RDMA_API_MAP_SG, dir, 1));
 }
 
+/* The arguments 6.1 (the series) and 6.12 share: dir came in between later. */
 SEC("tp_btf/dma_alloc")
 int BPF_PROG(dma_alloc, struct device *dev, void *virt_addr, dma_addr_t dma_addr,
-	     size_t size, gfp_t flags, unsigned long attrs)
+	     size_t size)
 {
-	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
-	struct rdma_counters *c;
-
-	if (!virt_addr)
-		return 0;
-	if (pool_restricted(mem)) {
-		if (!in_pool(dev_dma_to_phys(dev, dma_addr), size, mem->start, mem->end))
-			report_out_of_pool(dev, mem, "dma_alloc", dma_addr, size);
-		return 0;
-	}
-	touch_dev(dev, mem);
-	c = dev_counters(dev, mem);
-	if (c)
-		c->allocs += 1;
+	coherent(dev, virt_addr, dma_addr, size, true);
 	return 0;
 }
 
 SEC("tp_btf/dma_free")
 int BPF_PROG(dma_free, struct device *dev, void *virt_addr, dma_addr_t dma_addr,
-	     size_t size, unsigned long attrs)
+	     size_t size)
 {
-	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
-	struct rdma_counters *c;
+	coherent(dev, virt_addr, dma_addr, size, false);
+	return 0;
+}
 
-	if (pool_restricted(mem))
+/*
+ * ---- the exported DMA API (stock 6.1: no dma: events) -----------------
+ * Maps on return (the address is the result), unmaps on entry (before
+ * swiotlb releases the slots). dma_map_sgtable() does not go through
+ * dma_map_sg_attrs() there; dma_unmap_sgtable() does.
+ */
+
+SEC("fexit/dma_map_page_attrs")
+int BPF_PROG(fx_dma_map_page, struct device *dev, struct page *page, size_t offset,
+	     size_t size, enum dma_data_direction dir, unsigned long attrs, dma_addr_t ret)
+{
+	return page_mapped(dev, ret, size, dir, attrs);
+}
+
+SEC("fentry/dma_unmap_page_attrs")
+int BPF_PROG(fe_dma_unmap_page, struct device *dev, dma_addr_t addr, size_t size,
+	     enum dma_data_direction dir, unsigned long attrs)
+{
+	return page_unmapped(dev, addr, size, dir, attrs);
+}
+
+SEC("fexit/dma_map_resource")
+int BPF_PROG(fx_dma_map_resource, struct device *dev, phys_addr_t phys_addr, size_t size,
+	     enum dma_data_direction dir, unsigned long attrs, dma_addr_t ret)
+{
+	return dma_general(dev, ret, size, attrs, HOW(RDMA_API_MAP_RESOURCE, dir, 0));
+}
+
+SEC("fentry/dma_unmap_resource")
+int BPF_PROG(fe_dma_unmap_resource, struct device *dev, dma_addr_t addr, size_t size,
+	     enum dma_data_direction dir, unsigned long attrs)
+{
+	return dma_general(dev, addr, size, attrs, HOW(RDMA_API_MAP_RESOURCE, dir, 1));
+}
+
+SEC("fexit/dma_map_sg_attrs")
+int BPF_PROG(fx_dma_map_sg, struct device *dev, struct scatterlist *sg, int nents,
+	     enum dma_data_direction dir, unsigned long attrs, unsigned int ret)
+{
+	return ret ? sg_walk(dev, sg, ret, attrs, HOW(RDMA_API_MAP_SG, dir, 0)) : 0;
+}
+
+SEC("fexit/dma_map_sgtable")
+int BPF_PROG(fx_dma_map_sgtable, struct device *dev, struct sg_table *sgt,
+	     enum dma_data_direction dir, unsigned long attrs, int ret)
+{
+	if (ret)
 		return 0;
-	c = dev_counters(dev, mem);
-	if (c)
-		c->frees += 1;
+	return sg_walk(dev, BPF_CORE_READ(sgt, sgl), BPF_CORE_READ(sgt, nents), attrs,
+		       HOW(RDMA_API_MAP_SG, dir, 0));
+}
+
+SEC("fentry/dma_unmap_sg_attrs")
+int BPF_PROG(fe_dma_unmap_sg, struct device *dev, struct scatterlist *sg, int nents,
+	     enum dma_data_direction dir, unsigned long attrs)
+{
+	return sg_walk(dev, sg, nents, attrs, HOW(RDMA_API_MAP_SG, dir, 1));
+}
+
+SEC("fexit/dma_alloc_attrs")
+int BPF_PROG(fx_dma_alloc, struct device *dev, size_t size, dma_addr_t *dma_handle,
+	     gfp_t flag, unsigned long attrs, void *ret)
+{
+	dma_addr_t addr = 0;
+
+	if (ret)
+		bpf_probe_read_kernel(&addr, sizeof(addr), dma_handle);
+	coherent(dev, ret, addr, size, true);
+	return 0;
+}
+
+SEC("fentry/dma_free_attrs")
+int BPF_PROG(fe_dma_free, struct device *dev, size_t size, void *cpu_addr,
+	     dma_addr_t dma_handle, unsigned long attrs)
+{
+	coherent(dev, cpu_addr, dma_handle, size, false);
 	return 0;
 }

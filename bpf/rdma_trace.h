@@ -21,7 +21,8 @@
 #define RDMA_MAX_POOLS		64	/* slots in the pool table: a power of 2 */
 #define RDMA_MAX_INFLIGHT	65536	/* mappings tracked by address (no pool) */
 #define RDMA_MAX_SLOTS		(1 << 17)	/* pool slots tracked in place: 256 MiB */
-#define RDMA_MAX_SG		32	/* scatterlist segments checked per call */
+#define RDMA_MAX_SG		128	/* scatterlist segments walked per call (the
+					 * dma: events' DMA_TRACE_MAX_ENTRIES) */
 #define RDMA_TIME_SAMPLE	8	/* one bounce in 8 is timed (a power of 2) */
 #define RDMA_RINGBUF_SIZE	(256 * 1024)
 
@@ -50,6 +51,8 @@ enum rdma_dir {
  * @oop_kernel: out-of-pool ranges the kernel's own audit reported
  * @oop_check: out-of-pool ranges found by this program's own check
  * @refused: out-of-pool ranges refused by a strict pool
+ * @unchecked: scatterlist segments past the RDMA_MAX_SG the program walks:
+ *	neither counted as mappings nor checked against the pool
  * @time_ns: total time in flight of the timed mappings, in ns
  * @size_hist: log2 histogram of mapping sizes in bytes
  * @time_hist: log2 histogram of the time from map to unmap in ns, of the
@@ -71,6 +74,7 @@ struct rdma_counters {
 	__u64 oop_kernel;
 	__u64 oop_check;
 	__u64 refused;
+	__u64 unchecked;
 	__u64 time_ns;
 	__u64 size_hist[RDMA_HIST_SLOTS];
 	__u64 time_hist[RDMA_HIST_SLOTS];
@@ -122,11 +126,12 @@ struct rdma_dev_info {
 
 /*
  * A mapping in flight. One that bounces through a pool is kept in place,
- * at its first pool slot (map inflight_slots); the others by address
- * (map inflight).
+ * at its first pool slot (map inflight_slots, bpf/rdma_slot.h); the others
+ * by address (map inflight).
  */
 struct rdma_slot {
-	__u64 ts;	/* bpf_ktime_get_ns() at map time; 0: free */
+	__s64 held;	/* map events minus their unmap events */
+	__u64 ts;	/* bpf_ktime_get_ns() of a timed map held alone; 0: none */
 };	/* the size is the unmap's: the DMA API unmaps what it mapped */
 
 struct rdma_inflight_key {
@@ -191,6 +196,19 @@ struct rdma_self {
 	__u64 unmatched;	/* unmaps of mappings made before attach */
 	__u64 untracked;	/* events of pools or devices past the tables */
 	__u64 slots_next;	/* inflight_slots entries handed to pools */
+	__u64 oop_untracked;	/* out-of-pool ranges of devices past the tables */
+	__u64 unchecked;	/* scatterlist segments past RDMA_MAX_SG */
+};
+
+/*
+ * Where the mapping counts come from on this kernel: userspace picks one
+ * from the kernel's BTF and tells the program (rodata), so that no count
+ * has two sources.
+ */
+enum rdma_source {
+	RDMA_SRC_NONE = 0,	/* no DMA API visibility: swiotlb_bounced only */
+	RDMA_SRC_TP,		/* the dma: trace events (6.12; 6.1 with the series) */
+	RDMA_SRC_FENTRY,	/* fentry/fexit on the DMA API (stock 6.1) */
 };
 
 #endif /* RDMA_TRACE_H */

@@ -12,6 +12,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "collect.h"
+#include "sources.h"
 #include "rdma_trace.skel.h"
 
 struct rt_bpf {
@@ -20,6 +21,7 @@ struct rt_bpf {
 	struct rt_model *model;		/* for the ring buffer callback */
 	int ncpus;
 	rt_counters *percpu;		/* one lookup's worth of per-CPU values */
+	struct rt_sources src;		/* what this kernel gives */
 };
 
 static int verbosity;
@@ -29,51 +31,6 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ar
 	if (!verbosity || (level == LIBBPF_DEBUG && verbosity < 2))
 		return 0;
 	return vfprintf(stderr, fmt, args);
-}
-
-/* Which features each tracepoint brings (the rest of the bits: none). */
-static const struct {
-	const char *event;
-	unsigned int features;
-} event_features[] = {
-	{ "swiotlb_unmap", RT_F_UNMAP | RT_F_DIRECTION },
-	{ "swiotlb_map_failed", RT_F_FAILURES },
-	{ "swiotlb_out_of_pool", RT_F_OOP_KERNEL },
-	{ "swiotlb_alloc", RT_F_COHERENT },
-	{ "dma_map_page", RT_F_OOP_CHECK | RT_F_DMA_API },
-};
-
-static bool have_tracepoint(const struct btf *vmlinux, const char *event)
-{
-	char name[128];
-
-	snprintf(name, sizeof(name), "btf_trace_%s", event);
-	return btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) >= 0;
-}
-
-/* Disables the programs whose tracepoint is missing; returns the features. */
-static unsigned int select_programs(struct rdma_trace *skel, const struct btf *vmlinux)
-{
-	struct bpf_program *prog;
-	unsigned int features = RT_F_BPF;
-	bool series;
-	size_t i;
-
-	series = have_tracepoint(vmlinux, "swiotlb_map");
-	bpf_object__for_each_program(prog, skel->obj) {
-		const char *sec = bpf_program__section_name(prog);
-		const char *event = strchr(sec, '/');
-
-		event = event ? event + 1 : sec;
-		/* swiotlb_bounced is the fallback: the series' events say more. */
-		if (!have_tracepoint(vmlinux, event) ||
-		    (series && !strcmp(event, "swiotlb_bounced")))
-			bpf_program__set_autoload(prog, false);
-	}
-	for (i = 0; i < sizeof(event_features) / sizeof(event_features[0]); i++)
-		if (have_tracepoint(vmlinux, event_features[i].event))
-			features |= event_features[i].features;
-	return features;
 }
 
 static double now_s(void)
@@ -93,7 +50,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-struct rt_bpf *bpf_open(int verbose, unsigned int *features, char *err, size_t errlen)
+struct rt_bpf *bpf_open(int verbose, struct rt_model *m, char *err, size_t errlen)
 {
 	struct rt_bpf *b = calloc(1, sizeof(*b));
 	struct btf *vmlinux;
@@ -127,8 +84,12 @@ struct rt_bpf *bpf_open(int verbose, unsigned int *features, char *err, size_t e
 		btf__free(vmlinux);
 		goto fail;
 	}
-	*features = select_programs(b->skel, vmlinux);
+	sources_select(b->skel->obj, vmlinux, &b->src);
 	btf__free(vmlinux);
+	m->features = b->src.features;
+	m->source = b->src.dma;
+	b->skel->rodata->dma_source = b->src.dma;
+	b->skel->rodata->pool_failure_events = b->src.pool_failure_events;
 	ret = rdma_trace__load(b->skel);
 	if (ret) {
 		snprintf(err, errlen, "cannot load the BPF program: %s%s", strerror(-ret),

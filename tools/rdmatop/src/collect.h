@@ -37,11 +37,11 @@ void sys_devices(struct rt_model *m, const struct sys_paths *p, bool rescan);
 struct rt_bpf;
 
 /*
- * bpf_open - load and attach rdma_trace, with only the programs whose
- * tracepoints this kernel has. @features gets the enum rt_feature bits.
- * Returns NULL with a one-line reason in @err.
+ * bpf_open - load and attach rdma_trace, with the programs this kernel's
+ * BTF calls for (sources.h). Sets @m's features and source. Returns NULL
+ * with a one-line reason in @err.
  */
-struct rt_bpf *bpf_open(int verbose, unsigned int *features, char *err, size_t errlen);
+struct rt_bpf *bpf_open(int verbose, struct rt_model *m, char *err, size_t errlen);
 /* An fd that polls readable when rare events wait. */
 int bpf_events_fd(struct rt_bpf *b);
 /* Moves waiting rare events into the model. */

@@ -158,8 +158,9 @@ static int run_check(struct rdmatop *t)
 	double start = now_s();
 
 	if (!(t->model.features & RT_F_OOP_CHECK)) {
-		fprintf(stderr, "rdmatop: --check cannot verify on this kernel: it lacks the "
-			"dma: trace events of the restricted DMA series (fallback mode)\n");
+		fprintf(stderr, "rdmatop: --check cannot verify on this kernel: rdmatop sees no "
+			"DMA API call here (no dma: trace events, no BTF for fentry on "
+			"dma_map_page_attrs)\n");
 		return RT_EXIT_SETUP;
 	}
 	fprintf(stderr, "rdmatop: checking every DMA of restricted devices for %.1fs\n",
@@ -223,7 +224,7 @@ int main(int argc, char **argv)
 	}
 	model_init(&t.model);
 	if (!t.opts.no_bpf) {
-		t.bpf = bpf_open(t.opts.verbose, &t.model.features, err, sizeof(err));
+		t.bpf = bpf_open(t.opts.verbose, &t.model, err, sizeof(err));
 		if (!t.bpf) {
 			fprintf(stderr, "rdmatop: %s\n", err);
 			return RT_EXIT_SETUP;

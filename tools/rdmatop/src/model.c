@@ -21,6 +21,18 @@ const char *rt_feature_name(unsigned int feature)
 	return "?";
 }
 
+const char *rt_source_name(unsigned int s)
+{
+	switch (s) {
+	case RDMA_SRC_TP:
+		return "tracepoints";
+	case RDMA_SRC_FENTRY:
+		return "fentry";
+	default:
+		return "swiotlb_bounced";
+	}
+}
+
 void model_init(struct rt_model *m)
 {
 	memset(m, 0, sizeof(*m));

@@ -32,6 +32,8 @@ enum rt_feature {
 
 /* One name per feature, for "unavailable: ..." lines and JSON. */
 const char *rt_feature_name(unsigned int feature);
+/* enum rdma_source's name: "tracepoints", "fentry", "swiotlb_bounced". */
+const char *rt_source_name(unsigned int source);
 
 /* A mapping counter set, summed over CPUs; cumulative since start. */
 typedef struct rdma_counters rt_counters;
@@ -89,6 +91,7 @@ struct rt_model {
 	double now;			/* seconds since the epoch */
 	double dt;			/* seconds since the previous interval */
 	unsigned int features;		/* enum rt_feature bits available */
+	unsigned int source;		/* enum rdma_source: where DMA API counts come from */
 
 	struct rt_event recent[RT_RECENT];	/* ring, newest at recent_head-1 */
 	size_t recent_head, nrecent;

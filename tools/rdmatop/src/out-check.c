@@ -25,6 +25,7 @@ static void oop_line(FILE *out, const struct rt_dev *d)
 
 int check_verdict(const struct rt_model *m, bool failures_warn, double secs, FILE *out)
 {
+	bool see_failures = m->features & RT_F_FAILURES;
 	uint64_t maps = 0, checked = 0;
 	int status = RT_EXIT_OK;
 	size_t i;
@@ -48,11 +49,35 @@ int check_verdict(const struct rt_model *m, bool failures_warn, double secs, FIL
 			if (!failures_warn)
 				status = RT_EXIT_CHECK_FAILED;
 		}
+		if (c->unchecked) {
+			fprintf(out, "rdmatop: FAIL %s: %llu scatterlist segment(s) past the first "
+				"%d of their list, not checked\n", d->name,
+				(unsigned long long)c->unchecked, RDMA_MAX_SG);
+			status = RT_EXIT_CHECK_FAILED;
+		}
 	}
+	/* What no device of the model carries: devices past the BPF tables. */
+	if (m->self.oop_untracked) {
+		fprintf(out, "rdmatop: FAIL: %llu out-of-pool DMA range(s) of devices past "
+			"rdmatop's table (%d devices); their events name them\n",
+			(unsigned long long)m->self.oop_untracked, RDMA_MAX_DEVICES);
+		status = RT_EXIT_CHECK_FAILED;
+	}
+	if (m->self.unchecked && status == RT_EXIT_OK) {
+		fprintf(out, "rdmatop: FAIL: %llu scatterlist segment(s) past the first %d of "
+			"their list, not checked\n", (unsigned long long)m->self.unchecked,
+			RDMA_MAX_SG);
+		status = RT_EXIT_CHECK_FAILED;
+	}
+	if (m->self.untracked)
+		fprintf(out, "rdmatop: note: %llu event(s) of devices or pools past rdmatop's "
+			"tables (%d devices, %d pools): checked, counted on no device\n",
+			(unsigned long long)m->self.untracked, RDMA_MAX_DEVICES, RDMA_MAX_POOLS);
 	if (status == RT_EXIT_OK)
 		fprintf(out, "rdmatop: ok: no out-of-pool DMA%s in %.1fs (%zu devices, %llu with "
-			"a restricted pool, %llu mappings)\n",
-			failures_warn ? "" : " and no pool failure", secs, m->ndevs,
-			(unsigned long long)checked, (unsigned long long)maps);
+			"a restricted pool, %llu mappings)%s\n",
+			failures_warn || !see_failures ? "" : " and no pool failure", secs,
+			m->ndevs, (unsigned long long)checked, (unsigned long long)maps,
+			see_failures ? "" : "; pool failures are not visible on this kernel");
 	return status;
 }

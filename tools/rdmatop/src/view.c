@@ -165,6 +165,7 @@ void view_unavailable(const struct rt_model *m, char *buf, size_t len)
 		{ RT_F_HIWATER, "PEAK PEAK%" },
 		{ RT_F_FAILURES, "FAIL" },
 		{ RT_F_OOP_CHECK, "OOP" },
+		{ RT_F_OOP_KERNEL, "OOP(kernel audit)" },
 		{ RT_F_DMA_API, "devices without a pool" },
 	};
 	size_t i, pos;
@@ -173,7 +174,8 @@ void view_unavailable(const struct rt_model *m, char *buf, size_t len)
 	buf[0] = '\0';
 	if ((m->features & RT_F_ALL) == RT_F_ALL)
 		return;
-	n = snprintf(buf, len, "fallback mode (kernel without the restricted DMA series): unavailable:");
+	n = snprintf(buf, len, "fallback mode (kernel without the restricted DMA series; DMA API "
+		     "from %s): unavailable:", rt_source_name(m->source));
 	pos = n > 0 ? (size_t)n : 0;
 	for (i = 0; i < sizeof(cols) / sizeof(cols[0]) && pos < len; i++) {
 		if (has(m, cols[i].f))

@@ -3,7 +3,8 @@
 # rdmatop's host tests: unit tests (plain, then ASan/UBSan), the JSON and
 # Prometheus outputs through real parsers, the command line of the host
 # binary. TAP lines, renumbered into one plan; non-zero on any failure.
-# Environment: UNIT, UNIT_SAN, BIN, OBJ, PYTHON, TOOLDIR (from the Makefile).
+# Environment: UNIT, UNIT_SAN, BIN, OBJ, PYTHON, TOOLDIR, CORE_CHECK, BPF_OBJ,
+# CORE_KERNELS (from the Makefile).
 set -u
 n=0
 failed=0
@@ -61,6 +62,10 @@ tap_file "" "$tmp/json.tap" $?
 tap_file "" "$tmp/prom.tap" $?
 one "prom: no temporary file left beside the written one" \
 	sh -c "[ \$(ls '$tmp' | grep -c '^sample.prom') = 1 ]"
+
+# The BPF object relocates against every kernel the project builds.
+"$CORE_CHECK" "$BPF_OBJ" $CORE_KERNELS > "$tmp/core.tap" 2>&1
+tap_file "" "$tmp/core.tap" $?
 
 one "cli: --help exits 0 and documents --check" sh -c "'$BIN' --help | grep -q -- --check"
 one "cli: --version" sh -c "'$BIN' --version | grep -q '^rdmatop '"

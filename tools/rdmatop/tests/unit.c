@@ -449,6 +449,33 @@ static void test_check(void)
 	   strstr(out, "FAIL a003e00.virtio_mmio: 1 out-of-pool") && strstr(out, "0x40000000"),
 	   "check: out of pool: exit 1, device, range and API named");
 	model_free(&m);
+
+	/* Holes in what was seen are never an "ok". */
+	fill_model(&m, RT_F_ALL);
+	m.self.unchecked = 3;
+	model_find_dev(&m, "a003c00.virtio_mmio")->cur.unchecked = 3;
+	ok(verdict(&m, false, out, sizeof(out)) == 1 &&
+	   strstr(out, "FAIL a003c00.virtio_mmio: 3 scatterlist segment(s)"),
+	   "check: scatterlist segments past the walk: exit 1, device named");
+	model_free(&m);
+	fill_model(&m, RT_F_ALL);
+	m.self.oop_untracked = 2;
+	m.self.untracked = 5;
+	ok(verdict(&m, false, out, sizeof(out)) == 1 &&
+	   strstr(out, "FAIL: 2 out-of-pool DMA range(s) of devices past rdmatop's table"),
+	   "check: out of pool on a device past the table: exit 1");
+	model_free(&m);
+	fill_model(&m, RT_F_ALL);
+	m.self.untracked = 5;
+	ok(verdict(&m, false, out, sizeof(out)) == 0 && strstr(out, "5 event(s) of devices or "
+	   "pools past rdmatop's tables") && strstr(out, "rdmatop: ok:"),
+	   "check: devices past the table are reported, still checked");
+	model_free(&m);
+	fill_model(&m, RT_F_ALL & ~RT_F_FAILURES);
+	ok(verdict(&m, false, out, sizeof(out)) == 0 && !strstr(out, "no pool failure") &&
+	   strstr(out, "pool failures are not visible"),
+	   "check: no claim about pool failures the kernel cannot show");
+	model_free(&m);
 }
 
 /* ---- the sys collector on a fake debugfs and device tree ---- */
