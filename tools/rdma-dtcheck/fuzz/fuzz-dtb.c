@@ -18,6 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct check_conf conf[64];
 	static FILE *sink;
+	/* the semantics with the most checks on: 6.1 */
+	static const struct model_opts mo = { .kernel = KVER_6_1, .page_size = 0x1000 };
 	struct findings fs = { 0 };
 	struct dt_input in;
 	struct model m;
@@ -33,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (input_from_memory("fuzz", data, size, &in, err, sizeof(err)))
 		return 0;
-	model_build(&m, in.blob);
+	model_build(&m, in.blob, &mo);
 	fs.files = 1;
 	l = (struct lint){ .m = &m, .in = &in, .conf = conf, .out = &fs };
 	checks_run(&l);

@@ -57,6 +57,9 @@ const struct check check_table[] = {
 	CHECK("shared-pool-before-restricted", SEV_WARNING, SCOPE_CONSUMER,
 	      check_shared_before_restricted,
 	      "shared-dma-pool before the restricted pool: coherent allocations bypass it", NULL),
+	CHECK("memory-region-not-dma-master", SEV_ERROR, SCOPE_CONSUMER, check_not_dma_master,
+	      "memory-region on a node the kernel never configures for DMA (SDIO, I2C, SPI, USB child, bus)",
+	      NULL),
 	CHECK("consumer-iommu", SEV_WARNING, SCOPE_CONSUMER, check_iommu_and_pool,
 	      "device has an IOMMU and a restricted pool: the pool is ignored", NULL),
 	CHECK("pool-dma-unreachable", SEV_ERROR, SCOPE_CONSUMER, check_dma_unreachable,
@@ -73,3 +76,6 @@ const struct check check_table[] = {
 };
 
 const int check_count = ARRAY_SIZE(check_table);
+
+/* prerequisites and failures are one bit per check in a uint64_t */
+_Static_assert(ARRAY_SIZE(check_table) <= 64, "at most 64 checks");

@@ -5,6 +5,7 @@
  * how many devices end up on each pool.
  */
 #include <libfdt.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "checks.h"
@@ -88,19 +89,66 @@ void check_shared_before_restricted(struct lint *l, const struct check *c, const
 	}
 }
 
-/* of_dma_configure_id(): of_dma_set_restricted_buffer() only if !iommu. */
+/*
+ * of_dma_configure_id(): of_dma_set_restricted_buffer() only if no IOMMU.
+ * For PCI the host bridge's iommu-map decides per requester ID.
+ */
 void check_iommu_and_pool(struct lint *l, const struct check *c, const void *obj)
 {
 	const struct consumer *cn = obj;
-	char *ip;
+	char *ip, rids[96] = "";
+	int i, n = 0, len = 0;
 
-	if (!cn->pool || cn->iommu < 0)
+	if (!cn->pool || cn->iommu < 0 || !cn->available)
 		return;
+	for (i = 0; i < cn->nrid; i++) {
+		if (cn->rids[i].iommu < 0)
+			continue;
+		n++;
+		if (len < (int)sizeof(rids) - 16)
+			len += snprintf(rids + len, sizeof(rids) - (size_t)len, "%s%02x:%02x.%x",
+					len ? ", " : "", cn->rids[i].rid >> 8,
+					(cn->rids[i].rid >> 3) & 0x1f, cn->rids[i].rid & 7);
+	}
 	ip = model_path(l->m, cn->iommu);
-	report(l, c, cn, cn->node, "memory-region",
-	       "the device is behind IOMMU %s (%s): IOMMU translation protects it and restricted pool %s is ignored",
-	       ip, cn->iommu_prop, cn->pool->path);
+	if (!cn->nrid)
+		report(l, c, cn, cn->node, "memory-region",
+		       "the device is behind IOMMU %s (iommus): IOMMU translation protects it and restricted pool %s is ignored",
+		       ip, cn->pool->path);
+	else if (cn->iommu_all)
+		report(l, c, cn, cn->node, "memory-region",
+		       "iommu-map sends every PCI function here (%s) to IOMMU %s: restricted pool %s is ignored for them",
+		       rids, ip, cn->pool->path);
+	else
+		report(l, c, cn, cn->node, "memory-region",
+		       "iommu-map sends %d of %d PCI functions (%s) to IOMMU %s: they ignore restricted pool %s, the others bounce through it",
+		       n, cn->nrid, rids, ip, cn->pool->path);
 	free(ip);
+}
+
+/*
+ * of_dma_configure() runs for platform/AMBA devices, PCI functions and
+ * their host bridges only; a memory-region anywhere else is never read
+ * for DMA and the device behind it DMAs wherever its controller does.
+ */
+void check_not_dma_master(struct lint *l, const struct check *c, const void *obj)
+{
+	const struct consumer *cn = obj;
+	char *carrier;
+
+	if (!cn->pool || !cn->available || cn->master != MASTER_NO)
+		return;
+	if (cn->carrier < 0) {
+		report(l, c, cn, cn->node, "memory-region",
+		       "never used: %s; restricted pool %s protects nothing",
+		       cn->master_why, cn->pool->path);
+		return;
+	}
+	carrier = model_path(l->m, cn->carrier);
+	report(l, c, cn, cn->node, "memory-region",
+	       "never used: %s; put it on %s instead",
+	       cn->master_why, carrier);
+	free(carrier);
 }
 
 void check_pool_unreferenced(struct lint *l, const struct check *c, const void *obj)

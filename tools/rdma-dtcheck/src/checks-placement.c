@@ -102,7 +102,8 @@ void check_dma_unreachable(struct lint *l, const struct check *c, const void *ob
 	int n, i, owner, bus;
 	char *opath;
 
-	if (!rm || !static_pool(rm) || cn->pci.kind == DEV_PCI_UNREAD || m->overlay)
+	if (!rm || !static_pool(rm) || cn->pci.kind == DEV_PCI_UNREAD || m->overlay ||
+	    !cn->available)
 		return;
 	bus = cn->pci.kind == DEV_PCI_HOST ? cn->node : model_dma_bus(m, cn);
 	n = model_dma_windows(m, bus, &win, &owner);

@@ -3,6 +3,7 @@
  * checks.c - run the check table over a model; record findings.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,30 +31,67 @@ void check_conf_init(struct check_conf *conf)
 	}
 }
 
+/* check_lookup() of each prerequisite, once. */
+static int prereq_index(const struct check *c, int i)
+{
+	static int idx[64][ARRAY_SIZE(c->prereq)];
+	static bool done;
+
+	if (!done) {
+		for (int k = 0; k < check_count; k++)
+			for (int j = 0; j < (int)ARRAY_SIZE(c->prereq); j++)
+				idx[k][j] = check_table[k].prereq[j] ?
+					    check_lookup(check_table[k].prereq[j]) : -1;
+		done = true;
+	}
+	return idx[c - check_table][i];
+}
+
+/* Which objects of a scope @obj belongs to, and its index there. */
+static int obj_slot(const struct lint *l, enum scope sc, const void *obj)
+{
+	const struct model *m = l->m;
+
+	switch (sc) {
+	case SCOPE_POOL:
+		return (int)((const struct rmem *)obj - m->rmem);
+	case SCOPE_CONSUMER:
+		return (int)((const struct consumer *)obj - m->cons);
+	case SCOPE_PCI:
+		return (int)((const struct pci_node *)obj - m->pci);
+	default:
+		return 0;
+	}
+}
+
+static uint64_t *fail_mask(const struct lint *l, enum scope sc, const void *obj)
+{
+	return &l->failed[sc][obj_slot(l, sc, obj)];
+}
+
 /*
  * Did a prerequisite of @c report something about @obj (or, for a tree
  * check, at all)? A prerequisite that was itself skipped counts as failed,
- * as in dtc.
+ * as in dtc. report() keeps one bit per check and object, so this costs
+ * nothing however many findings there are.
  */
 static bool prereq_failed(const struct lint *l, const struct check *c,
 			  const void *obj, int depth)
 {
-	int i, k;
+	int i;
 
 	for (i = 0; i < (int)ARRAY_SIZE(c->prereq) && c->prereq[i]; i++) {
-		int p = check_lookup(c->prereq[i]);
+		int p = prereq_index(c, i);
+		const struct check *pc;
 
 		if (p < 0 || depth > 8)
 			continue;
-		for (k = l->first; k < l->out->n; k++) {
-			const struct finding *f = &l->out->v[k];
-
-			if (f->check != p)
-				continue;
-			if (f->obj == obj || check_table[p].scope == SCOPE_TREE)
-				return true;
-		}
-		if (prereq_failed(l, &check_table[p], obj, depth + 1))
+		pc = &check_table[p];
+		if (pc->scope == SCOPE_TREE && (*l->failed[SCOPE_TREE] >> p & 1))
+			return true;
+		if (pc->scope == c->scope && (*fail_mask(l, c->scope, obj) >> p & 1))
+			return true;
+		if (prereq_failed(l, pc, obj, depth + 1))
 			return true;
 	}
 	return false;
@@ -68,8 +106,12 @@ static void run_one(struct lint *l, const struct check *c, const void *obj)
 void checks_run(struct lint *l)
 {
 	const struct model *m = l->m;
+	const int counts[] = { 1, m->nrmem, m->ncons, m->npci };
 	int i, k;
 
+	_Static_assert(ARRAY_SIZE(counts) == SCOPE_PCI + 1, "one count a scope");
+	for (i = 0; i <= SCOPE_PCI; i++)
+		l->failed[i] = xcalloc((size_t)counts[i] + 1, sizeof(uint64_t));
 	l->first = l->out->n;
 	for (i = 0; i < check_count; i++) {
 		const struct check *c = &check_table[i];
@@ -95,6 +137,10 @@ void checks_run(struct lint *l)
 			break;
 		}
 	}
+	for (i = 0; i <= SCOPE_PCI; i++) {
+		free(l->failed[i]);
+		l->failed[i] = NULL;
+	}
 }
 
 void report(struct lint *l, const struct check *c, const void *obj, int node,
@@ -106,6 +152,7 @@ void report(struct lint *l, const struct check *c, const void *obj, int node,
 	va_list ap;
 
 	f = array_push(&l->out->v, &l->out->n, sizeof(*f));
+	*fail_mask(l, c->scope, obj) |= 1ULL << idx;
 	f->check = idx;
 	f->sev = l->conf[idx].sev;
 	f->obj = obj;

@@ -11,6 +11,7 @@
 #define RDMA_DTCHECK_CHECKS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "input.h"
@@ -55,6 +56,7 @@ struct lint {
 	struct findings *out;
 	int first;		/* first finding of this input in out->v */
 	int input;
+	uint64_t *failed[SCOPE_PCI + 1];	/* per scope and object: checks that reported */
 };
 
 int check_lookup(const char *name);
@@ -89,6 +91,7 @@ void check_region_unresolved(struct lint *l, const struct check *c, const void *
 void check_pool_disabled_ref(struct lint *l, const struct check *c, const void *obj);
 void check_multiple_pools(struct lint *l, const struct check *c, const void *obj);
 void check_shared_before_restricted(struct lint *l, const struct check *c, const void *obj);
+void check_not_dma_master(struct lint *l, const struct check *c, const void *obj);
 void check_iommu_and_pool(struct lint *l, const struct check *c, const void *obj);
 void check_dma_unreachable(struct lint *l, const struct check *c, const void *obj);
 void check_pci_unmatched(struct lint *l, const struct check *c, const void *obj);

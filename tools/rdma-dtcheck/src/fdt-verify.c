@@ -106,7 +106,10 @@ static int walk(struct walk *w)
 				return fail(w, off, "node name runs past the end of the block");
 			if (!depth && nl)
 				return fail(w, off, "the root node has a name");
-			depth++;
+			/* unflatten_dt_nodes() stops at FDT_MAX_DEPTH too */
+			if (++depth > FDT_VERIFY_MAX_DEPTH)
+				return fail(w, off, "nodes nested deeper than %d levels",
+					    FDT_VERIFY_MAX_DEPTH);
 			next = tag_align(off + FDT_TAGSIZE + (uint32_t)nl + 1);
 			break;
 		case FDT_END_NODE:

@@ -20,6 +20,7 @@ enum format { FMT_TEXT, FMT_JSON, FMT_SARIF };
 
 struct options {
 	struct input_opts in;
+	struct model_opts mo;
 	struct check_conf *conf;
 	enum format format;
 	bool quiet;
@@ -30,12 +31,15 @@ static void usage(FILE *f)
 {
 	fputs("Usage: rdma-dtcheck [OPTION]... FILE...\n"
 	      "Check device trees (.dts, .dtso, .dtb, .dtbo; - for stdin) for\n"
-	      "restricted-dma-pool mistakes that Linux 6.1 would reject or ignore.\n"
+	      "restricted-dma-pool mistakes that Linux would reject or ignore.\n"
 	      "\n"
 	      "  -I, --include=DIR     include directory for cpp and dtc (repeatable)\n"
 	      "      --no-cpp          do not run source files through cpp\n"
 	      "      --dtc=PROG        dtc to use (default: dtc)\n"
 	      "      --cpp=PROG        preprocessor to use (default: cpp)\n"
+	      "  -k, --kernel=VER      kernel semantics: 6.12 (default) or 6.1\n"
+	      "      --page-size=N     the kernel's page size: 4K (default), 16K or 64K\n"
+	      "  -m, --memory=BASE:SIZE  RAM the bootloader passes (repeatable); replaces /memory\n"
 	      "  -f, --format=FMT      text (default), json or sarif\n"
 	      "  -W NAME               enable check NAME (info checks become warnings)\n"
 	      "  -W no-NAME            disable check NAME\n"
@@ -89,13 +93,16 @@ static int set_check(struct options *o, const char *arg, bool as_error)
 
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	enum { OPT_NO_CPP = 256, OPT_DTC, OPT_CPP, OPT_LIST };
+	enum { OPT_NO_CPP = 256, OPT_DTC, OPT_CPP, OPT_LIST, OPT_PAGE };
 	static const struct option longopts[] = {
 		{ "include", required_argument, NULL, 'I' },
 		{ "no-cpp", no_argument, NULL, OPT_NO_CPP },
 		{ "dtc", required_argument, NULL, OPT_DTC },
 		{ "cpp", required_argument, NULL, OPT_CPP },
 		{ "format", required_argument, NULL, 'f' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "page-size", required_argument, NULL, OPT_PAGE },
+		{ "memory", required_argument, NULL, 'm' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "list-checks", no_argument, NULL, OPT_LIST },
 		{ "help", no_argument, NULL, 'h' },
@@ -104,7 +111,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "I:f:W:E:qhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "I:f:k:m:W:E:qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'I':
 			o->in.incdirs = xrealloc(o->in.incdirs,
@@ -132,6 +139,44 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			break;
+		case 'k':
+			if (!strcmp(optarg, "6.1"))
+				o->mo.kernel = KVER_6_1;
+			else if (!strcmp(optarg, "6.12"))
+				o->mo.kernel = KVER_6_12;
+			else {
+				fprintf(stderr, "rdma-dtcheck: --kernel: '%s' is not 6.1 or 6.12\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case OPT_PAGE:
+			if (parse_size(optarg, &o->mo.page_size) ||
+			    (o->mo.page_size != SZ_4K && o->mo.page_size != 4 * SZ_4K &&
+			     o->mo.page_size != 16 * SZ_4K)) {
+				fprintf(stderr, "rdma-dtcheck: --page-size: '%s' is not 4K, 16K or 64K\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'm': {
+			struct region r;
+			char *colon = strchr(optarg, ':');
+
+			if (!colon || (*colon = '\0', parse_size(optarg, &r.base)) ||
+			    parse_size(colon + 1, &r.size) || !r.size ||
+			    r.base + r.size - 1 < r.base) {
+				if (colon)
+					*colon = ':';
+				fprintf(stderr, "rdma-dtcheck: --memory: '%s' is not BASE:SIZE (e.g. 0x40000000:4G)\n",
+					optarg);
+				return -1;
+			}
+			*colon = ':';
+			*(struct region *)array_push(&o->mo.mem, &o->mo.nmem,
+						     sizeof(r)) = r;
+			break;
+		}
 		case 'W':
 		case 'E':
 			if (set_check(o, optarg, c == 'E'))
@@ -175,7 +220,7 @@ static void lint_one(const char *arg, int idx, const struct options *o,
 		fs->input_errors++;
 		return;
 	}
-	model_build(&m, in.blob);
+	model_build(&m, in.blob, &o->mo);
 	fs->files++;
 	fs->pools += m.npools;
 	fs->consumers += m.ncons;
@@ -191,6 +236,7 @@ int main(int argc, char **argv)
 	struct findings fs = { 0 };
 	struct options o = {
 		.in = { .dtc = "dtc", .cpp = "cpp" },
+		.mo = { .kernel = KVER_6_12, .page_size = SZ_4K },
 	};
 	int i, ret;
 
@@ -220,5 +266,6 @@ int main(int argc, char **argv)
 	findings_free(&fs);
 	free(o.conf);
 	free(o.in.incdirs);
+	free(o.mo.mem);
 	return ret;
 }

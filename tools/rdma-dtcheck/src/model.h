@@ -3,6 +3,10 @@
  * model.h - what the kernel sees in a tree: memory, reserved regions,
  * restricted pools, their consumers and the PCI topology. Built once per
  * input; every check and every output mode reads only this.
+ *
+ * Every lookup the checks make (parent, phandle, path, the region or
+ * consumer at a node) goes through an index built in one walk, so a
+ * model costs O(nodes * depth) with depth capped at the kernel's 64.
  */
 #ifndef RDMA_DTCHECK_MODEL_H
 #define RDMA_DTCHECK_MODEL_H
@@ -15,6 +19,20 @@ struct region {
 	uint64_t size;
 };
 
+/* Kernel releases whose behaviour differs somewhere a check looks. */
+enum kver {
+	KVER_6_1,
+	KVER_6_12,
+};
+
+/* What the command line says about the target, not the tree. */
+struct model_opts {
+	enum kver kernel;
+	uint64_t page_size;	/* 4 KiB unless --page-size */
+	int nmem;
+	struct region *mem;	/* --memory BASE:SIZE: RAM the bootloader passes */
+};
+
 /* A child of /reserved-memory, or a restricted-dma-pool found elsewhere. */
 struct rmem {
 	int node;
@@ -23,6 +41,7 @@ struct rmem {
 	bool pool;		/* compatible "restricted-dma-pool" */
 	bool shared_pool;	/* compatible "shared-dma-pool" */
 	bool in_resmem;		/* a direct child of /reserved-memory */
+	bool where_unknown;	/* overlay aimed at a label the tool cannot resolve */
 	bool cells_known;	/* we know the cells its reg/size use */
 	bool has_reg, has_size;
 	bool reg_bad;		/* reg length not a multiple of one entry */
@@ -31,9 +50,11 @@ struct rmem {
 	struct region *regs;	/* every reg entry; regs[0] becomes the pool */
 	uint64_t base, size;	/* regs[0], or 0 + "size" for dynamic pools */
 	uint64_t align;
+	int nalloc;
+	struct region *alloc;	/* alloc-ranges of a dynamic region */
 	uint32_t phandle;
 	int refs;		/* memory-region entries naming it */
-	int users;		/* consumers for which it is the effective pool */
+	int users;		/* available DMA masters for which it is the pool */
 };
 
 enum dev_kind {
@@ -47,8 +68,15 @@ struct pci_info {
 	enum dev_kind kind;
 	int host;		/* host bridge node offset, or -1 */
 	int devfn;		/* -1 when reg gives none */
-	int busnr;		/* bus field of reg (informative only) */
+	int busnr;		/* bus field of reg */
 	const char *why;	/* DEV_PCI_UNREAD: reason */
+};
+
+/* Does the kernel ever call of_dma_configure() with this node? */
+enum master {
+	MASTER_YES,		/* platform/AMBA device, PCI host or function */
+	MASTER_UNKNOWN,		/* created by its parent's driver, if at all */
+	MASTER_NO,		/* SDIO/I2C/SPI/USB child, bus node, no device */
 };
 
 struct mref {
@@ -58,9 +86,16 @@ struct mref {
 	const char *fixup;	/* overlay: label resolved against the base */
 };
 
+/* One requester ID the pool's IOMMU question was asked for. */
+struct rid_iommu {
+	int rid;
+	int iommu;		/* node, or -1: no translation, the pool applies */
+};
+
 struct consumer {
 	int node;
 	char *path;
+	bool available;		/* status okay: otherwise no device at all */
 	bool bad_len;		/* memory-region length not a multiple of 4 */
 	int nref;
 	struct mref *refs;
@@ -68,6 +103,13 @@ struct consumer {
 	struct rmem *pool;
 	int iommu;		/* node of the IOMMU that wins over the pool, or -1 */
 	const char *iommu_prop;	/* "iommus" or "iommu-map" */
+	int nrid;		/* PCI: the requester IDs looked up in iommu-map */
+	struct rid_iommu *rids;
+	bool iommu_all;		/* every requester ID has an IOMMU */
+	enum master master;
+	const char *master_why;	/* MASTER_NO: why not */
+	int carrier;		/* MASTER_NO: the node that should carry it, or -1 */
+	bool uses_pool;		/* a device that really bounces through ->pool */
 	struct pci_info pci;
 };
 
@@ -80,15 +122,25 @@ struct pci_node {
 	struct consumer *host;	/* the host bridge's memory-region, if any */
 };
 
+struct fragment {
+	int overlay;		/* the __overlay__ node */
+	char *target;		/* target path, "&label" or "?" */
+	bool resolved;		/* target is a path */
+};
+
 struct model {
 	const void *fdt;
+	const struct model_opts *opts;
 	bool overlay;
+	bool is_arm32;		/* compatible/cells say 32-bit ARM (see arch.c) */
 	int root_ac, root_sc;	/* dt_root_addr_cells / dt_root_size_cells */
 	bool root_cells_known;
 	int resmem;		/* /reserved-memory node, or -1 */
+	bool resmem_base;	/* it lives in the base tree (overlay target) */
 	int nmem;
-	struct region *mem;	/* /memory ranges, merged and sorted */
-	bool mem_known;		/* at least one non-empty /memory range */
+	struct region *mem;	/* /memory ranges (or --memory), merged and sorted */
+	bool mem_known;		/* at least one non-empty range */
+	bool mem_from_opts;	/* ranges come from --memory */
 	int nrsv;
 	struct region *rsv;	/* /memreserve/ entries */
 	int nrmem;
@@ -99,21 +151,24 @@ struct model {
 	int npci;
 	struct pci_node *pci;
 	/* Node index from one walk; per-node data indexed by offset / 4. */
+	int nslots;
 	int *parents;		/* parent offset, -1 for the root */
-	uint32_t *phandles;
 	uint8_t *flags;		/* NODE_* */
-	int nparents;
+	int *rmem_at;		/* index + 1 into rmem, 0 for none */
+	int *cons_at;		/* index + 1 into cons */
+	int *frag_at;		/* __overlay__ nodes: index + 1 into frag */
 	int *nodes;		/* offsets in document order, meta subtrees left out */
 	int nnodes;
+	struct phandle_ent { uint32_t ph; int node; } *phs;	/* sorted */
+	int nphs;
+	struct fixup_ent { char *loc; const char *label; } *fixups;	/* sorted */
+	int nfixups;
 	bool has_pci;
 	int nfrag;
-	struct fragment {
-		int overlay;	/* the __overlay__ node */
-		char *target;	/* target path, "&label" or "?" */
-	} *frag;
+	struct fragment *frag;
 };
 
-int model_build(struct model *m, const void *fdt);
+int model_build(struct model *m, const void *fdt, const struct model_opts *o);
 void model_free(struct model *m);
 
 /* Logical path of @node (overlay fragments mapped to their target). */
@@ -123,8 +178,14 @@ char *model_real_path(const struct model *m, int node);
 
 /* Parent node offset (-1 for the root); O(1). */
 int node_parent(const struct model *m, int node);
+/* The node with phandle (or linux,phandle) @ph, or -1; O(log n). */
+int model_by_phandle(const struct model *m, uint32_t ph);
+/* Label of an overlay fixup at "@path:@prop:@off", or NULL; O(log n). */
+const char *model_fixup(const struct model *m, const char *path,
+			const char *prop, int off);
 
 struct rmem *model_rmem_at(const struct model *m, int node);
+struct consumer *model_consumer_at(const struct model *m, int node);
 
 /* Parent bus of a device as of_dma_configure_id() picks it. */
 int model_dma_bus(const struct model *m, const struct consumer *c);
@@ -139,5 +200,14 @@ int model_dma_windows(const struct model *m, int bus, struct region **win,
 
 bool fdt_is_available(const void *fdt, int node);
 bool node_is_pci_bus(const struct model *m, int node);
+bool node_name_is(const void *fdt, int node, const char *name);
+bool has_string(const char *list, int len, const char *s);
+/* Property @name as one NUL-terminated string, or NULL. */
+const char *prop_string(const void *fdt, int node, const char *name);
+
+/* model-dev.c: consumers, PCI, IOMMU and the DMA-master question */
+void model_scan_consumers(struct model *m);
+void model_scan_pci(struct model *m);
+struct pci_info model_classify(const struct model *m, int node);
 
 #endif

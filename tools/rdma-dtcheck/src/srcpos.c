@@ -8,6 +8,7 @@
  * its spans, the defining one first. Lines without a usable comment, and
  * positions "<no-file>:<no-line>", are ignored.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 struct srcent {
 	char *path;
 	char *prop;		/* NULL for the node itself */
+	int seq;		/* order in dtc's output: the first span wins */
 	struct srcpos pos;
 };
 
@@ -87,6 +89,22 @@ static void add(struct srcmap *m, const char *path, const char *prop,
 		e->prop[proplen] = '\0';
 	}
 	e->pos = *pos;
+	e->seq = m->nent - 1;
+}
+
+/* Sort key: path, then the node before its properties, then dtc's order. */
+static int cmp_ent(const void *a, const void *b)
+{
+	const struct srcent *x = a, *y = b;
+	int r = strcmp(x->path, y->path);
+
+	if (r)
+		return r;
+	if (!x->prop != !y->prop)
+		return x->prop ? 1 : -1;
+	if (x->prop && (r = strcmp(x->prop, y->prop)))
+		return r;
+	return x->seq - y->seq;
 }
 
 /* Node name from "lbl1: lbl2: name@unit {" (text before the brace). */
@@ -173,6 +191,8 @@ struct srcmap *srcmap_parse(FILE *f)
 		}
 	}
 	free(line);
+	if (m->nent > 1)
+		qsort(m->ent, (size_t)m->nent, sizeof(*m->ent), cmp_ent);
 	return m;
 }
 
@@ -196,17 +216,23 @@ void srcmap_free(struct srcmap *m)
 const struct srcpos *srcmap_find(const struct srcmap *m, const char *path,
 				 const char *prop)
 {
-	int i;
+	struct srcent key = { .path = (char *)path, .prop = (char *)prop, .seq = -1 };
+	int lo = 0, hi;
 
 	if (!m)
 		return NULL;
-	for (i = 0; i < m->nent; i++) {
-		const struct srcent *e = &m->ent[i];
+	/* The first entry not below the key (seq -1 sorts before any). */
+	hi = m->nent;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
 
-		if (strcmp(e->path, path))
-			continue;
-		if (!prop ? !e->prop : (e->prop && !strcmp(e->prop, prop)))
-			return &e->pos;
+		if (cmp_ent(&m->ent[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	if (lo < m->nent && !strcmp(m->ent[lo].path, path) &&
+	    (!prop ? !m->ent[lo].prop : m->ent[lo].prop && !strcmp(m->ent[lo].prop, prop)))
+		return &m->ent[lo].pos;
 	return NULL;
 }

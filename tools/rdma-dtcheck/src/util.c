@@ -2,6 +2,7 @@
 /*
  * util.c - allocation helpers that never return NULL, and cell decoding.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,15 @@ char *xstrdup(const char *s)
 	return d;
 }
 
+char *xstrndup(const char *s, size_t n)
+{
+	char *d = strndup(s, n);
+
+	if (!d)
+		oom();
+	return d;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
@@ -88,4 +98,32 @@ uint64_t cells_read(const void *p, int cells)
 		v = (v << 32) | ((uint64_t)b[0] << 24 | (uint64_t)b[1] << 16 |
 				 (uint64_t)b[2] << 8 | b[3]);
 	return v;
+}
+
+int parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	int shift = 0;
+	char *end;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'T': case 't': shift += 10; /* fall through */
+	case 'G': case 'g': shift += 10; /* fall through */
+	case 'M': case 'm': shift += 10; /* fall through */
+	case 'K': case 'k': shift += 10;
+		end++;
+		break;
+	}
+	if (*end == 'i' || *end == 'B')
+		end += *end == 'i' && end[1] == 'B' ? 2 : 1;
+	if (*end || (shift && v > (~0ULL >> shift)))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
 }

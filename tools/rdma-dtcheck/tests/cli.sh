@@ -73,16 +73,16 @@ cli_tests() {
 	t_check $? "${tag}DTS syntax error: dtc's message, exit 2" "$RUN_ERR"
 
 	# Severity controls.
-	run_tool "$bin" "$fx/pool-size-segment/trigger.dts"
+	run_tool "$bin" -k 6.1 "$fx/pool-size-segment/trigger.dts"
 	[ $RUN_RC -eq 0 ]
 	t_check $? "${tag}warnings alone exit 0"
-	run_tool "$bin" -Werror "$fx/pool-size-segment/trigger.dts"
+	run_tool "$bin" -k 6.1 -Werror "$fx/pool-size-segment/trigger.dts"
 	[ $RUN_RC -eq 1 ]
 	t_check $? "${tag}-Werror: warnings exit 1"
 	run_tool "$bin" -W no-pool-rejected-prop "$w/rejected.dtb"
 	[ $RUN_RC -eq 0 ] && ! grep -q 'pool-rejected-prop\]' "$RUN_OUT"
 	t_check $? "${tag}-W no-NAME disables a check"
-	run_tool "$bin" -E pool-size-segment "$fx/pool-size-segment/trigger.dts"
+	run_tool "$bin" --kernel=6.1 -E pool-size-segment "$fx/pool-size-segment/trigger.dts"
 	[ $RUN_RC -eq 1 ] && grep -q ': error: .*\[pool-size-segment\]$' "$RUN_OUT"
 	t_check $? "${tag}-E NAME promotes a check to error"
 	run_tool "$bin" -W pool-shared "$fx/pool-shared/trigger.dts"
@@ -92,7 +92,7 @@ cli_tests() {
 	[ $RUN_RC -eq 0 ] && [ ! -s "$RUN_OUT" ]
 	t_check $? "${tag}-q hides info findings and the summary"
 	run_tool "$bin" "$fx/pool-shared/twin.dts"
-	grep -q '^rdma-dtcheck: examined 1 file, 2 restricted pools, 2 consumers: 0 errors, 0 warnings, 0 info$' "$RUN_OUT"
+	grep -q '^rdma-dtcheck: examined 1 file, 2 restricted pools, 4 consumers: 0 errors, 1 warning, 0 info$' "$RUN_OUT"
 	t_check $? "${tag}a clean run says what it examined" "$RUN_OUT"
 
 	# Machine-readable formats.
@@ -111,4 +111,12 @@ cli_tests() {
 	l=$(grep -n '// EXPECT' "$TOOLDIR/tests/overlays/rejected.dtso" | cut -d: -f1)
 	[ $RUN_RC -eq 1 ] && grep -q "^rejected.dtso:$l:[0-9]*: error: /reserved-memory/restricted-dma@60400000:no-map: .*\[pool-rejected-prop\]$" "$RUN_OUT"
 	t_check $? "${tag}overlay: finding at the overlay's line $l with the target path" "$RUN_OUT"
+	run_in "$TOOLDIR/tests/overlays" "$bin" label.dtso
+	l=$(grep -n '// EXPECT' "$TOOLDIR/tests/overlays/label.dtso" | cut -d: -f1)
+	[ $RUN_RC -eq 1 ] && grep -q "^label.dtso:$l:[0-9]*: error: &reserved_memory/restricted-dma@60000000:no-map: .*\[pool-rejected-prop\]$" "$RUN_OUT" &&
+		! grep -q 'pool-location\]$' "$RUN_OUT"
+	t_check $? "${tag}overlay aimed at &reserved_memory: no false pool-location, no-map found at line $l" "$RUN_OUT"
+	run_in "$TOOLDIR/tests/overlays" "$bin" path-ref.dtso
+	[ $RUN_RC -eq 0 ] && grep -q 'examined 1 file, 1 restricted pool, 1 consumer: 0 errors, 0 warnings' "$RUN_OUT"
+	t_check $? "${tag}overlay aimed at &{/reserved-memory}: base-tree cells and ranges not reported missing" "$RUN_OUT"
 }

@@ -2,6 +2,10 @@
 # Fixture pairs: tests/fixtures/CHECK/trigger.dts must report CHECK exactly
 # on the lines marked "// EXPECT"; twin.dts must not report CHECK at all.
 # Checks at error severity must also make the trigger exit with status 1.
+# A line "// ARGS: ..." in a fixture gives it command-line options (for
+# example --kernel 6.1 for a check that only applies there).
+
+fixture_args() { sed -n 's|^// ARGS: ||p' "$1"; }
 
 fixture_tests() {
 	bin=$1 tag=$2
@@ -13,7 +17,8 @@ fixture_tests() {
 			continue
 		fi
 		want=$(grep -n '// EXPECT' "$dir/trigger.dts" | cut -d: -f1 | sort -n | tr '\n' ' ')
-		run_in "$dir" "$bin" trigger.dts
+		# shellcheck disable=SC2046 # options split on purpose
+		run_in "$dir" "$bin" $(fixture_args "$dir/trigger.dts") trigger.dts
 		got=$(grep -E "^trigger\.dts:[0-9]+:[0-9]+: [a-z]+: .*\[$name\]\$" "$RUN_OUT" |
 		      cut -d: -f2 | sort -n | tr '\n' ' ')
 		rc_ok=0
@@ -22,7 +27,8 @@ fixture_tests() {
 		[ -n "$want" ] && [ "$want" = "$got" ] && [ $rc_ok -eq 0 ]
 		t_check $? "$tag$name: trigger.dts reports it at line(s) ${want% } (got: ${got% }, exit $RUN_RC)" "$RUN_ERR"
 
-		run_in "$dir" "$bin" twin.dts
+		# shellcheck disable=SC2046
+		run_in "$dir" "$bin" $(fixture_args "$dir/twin.dts") twin.dts
 		! grep -q "\[$name\]\$" "$RUN_OUT" && [ "$RUN_RC" -lt 2 ]
 		t_check $? "$tag$name: twin.dts does not report it (exit $RUN_RC)" "$RUN_OUT"
 	done
