@@ -157,6 +157,7 @@ void report(struct lint *l, const struct check *c, const void *obj, int node,
 	f->sev = l->conf[idx].sev;
 	f->obj = obj;
 	f->input = l->input;
+	f->input_name = l->input < l->out->ninputs ? l->out->inputs[l->input] : l->in->name;
 	f->path = model_path(l->m, node);
 	f->prop = prop ? xstrdup(prop) : NULL;
 	if (l->in->src) {
@@ -168,9 +169,19 @@ void report(struct lint *l, const struct check *c, const void *obj, int node,
 		free(real);
 	}
 	if (pos && pos->file) {
+		struct srcpos ch[16];
+		int n = srcmap_chain(l->in->src, pos->file, ch, (int)ARRAY_SIZE(ch));
+
 		f->file = xstrdup(pos->file);
 		f->line = pos->line;
 		f->col = pos->col;
+		for (int i = 0; i < n; i++) {
+			struct incpos *ip = array_push(&f->chain, &f->nchain,
+						       sizeof(*ip));
+
+			ip->file = xstrdup(ch[i].file);
+			ip->line = ch[i].line;
+		}
 	} else {
 		f->file = xstrdup(l->in->name);
 	}

@@ -23,6 +23,12 @@ struct finding {
 	char *msg;
 	const void *obj;	/* model object it is about (prerequisites) */
 	int input;		/* index of the input it came from */
+	const char *input_name;	/* the top-level file given (owned by findings) */
+	int nchain;		/* include chain of ->file, innermost first */
+	struct incpos {
+		char *file;
+		int line;
+	} *chain;
 };
 
 /* Everything one run found, plus what it examined. */
@@ -33,6 +39,8 @@ struct findings {
 	int pools;		/* restricted pools seen */
 	int consumers;		/* nodes with memory-region */
 	int input_errors;	/* inputs that could not be read */
+	char **inputs;		/* names of the inputs, by index */
+	int ninputs;
 	int count[SEV_ERROR + 1];
 };
 

@@ -267,6 +267,11 @@ static int compile_source(const char *name, const char *src, bool from_stdin,
 		in->src = srcmap_parse(f);
 		fclose(f);
 	}
+	f = o->no_cpp ? NULL : fopen(pp, "r");
+	if (f) {
+		srcmap_read_includes(in->src, f);
+		fclose(f);
+	}
 	ret = 0;
 out:
 	free(data);

@@ -247,6 +247,11 @@ int main(int argc, char **argv)
 		free(o.in.incdirs);
 		return 2;
 	}
+	for (i = optind; i < argc; i++) {
+		char **slot = array_push(&fs.inputs, &fs.ninputs, sizeof(*slot));
+
+		*slot = xstrdup(strcmp(argv[i], "-") ? argv[i] : "<stdin>");
+	}
 	for (i = optind; i < argc; i++)
 		lint_one(argv[i], i - optind, &o, &fs);
 

@@ -39,10 +39,21 @@ void output_json(FILE *f, const struct findings *fs, bool quiet)
 			continue;
 		fprintf(f, "%s\n    {\"check\": ", sep);
 		json_str(f, check_table[fd->check].name);
-		fprintf(f, ", \"severity\": \"%s\", \"file\": ", sev_name(fd->sev));
+		fprintf(f, ", \"severity\": \"%s\", \"input\": ", sev_name(fd->sev));
+		json_str(f, fd->input_name);
+		fputs(", \"file\": ", f);
 		json_str(f, fd->file);
 		if (fd->line > 0)
 			fprintf(f, ", \"line\": %d, \"column\": %d", fd->line, fd->col);
+		if (fd->nchain) {
+			fputs(", \"included_from\": [", f);
+			for (int k = 0; k < fd->nchain; k++) {
+				fputs(k ? ", {\"file\": " : "{\"file\": ", f);
+				json_str(f, fd->chain[k].file);
+				fprintf(f, ", \"line\": %d}", fd->chain[k].line);
+			}
+			fputc(']', f);
+		}
 		fputs(", \"path\": ", f);
 		json_str(f, fd->path);
 		if (fd->prop) {

@@ -49,6 +49,22 @@ static void rules(FILE *f)
 	}
 }
 
+/* The include chain as relatedLocations, innermost first. */
+static void related(FILE *f, const struct finding *fd)
+{
+	if (!fd->nchain)
+		return;
+	fputs(", \"relatedLocations\": [", f);
+	for (int k = 0; k < fd->nchain; k++) {
+		fprintf(f, "%s{\"id\": %d, \"message\": {\"text\": \"included from here\"}, \"physicalLocation\": {\"artifactLocation\": {\"uri\": ",
+			k ? ", " : "", k);
+		uri(f, fd->chain[k].file);
+		fprintf(f, "}, \"region\": {\"startLine\": %d}}}",
+			fd->chain[k].line > 0 ? fd->chain[k].line : 1);
+	}
+	fputc(']', f);
+}
+
 void output_sarif(FILE *f, const struct findings *fs, bool quiet)
 {
 	const char *sep = "";
@@ -79,7 +95,11 @@ void output_sarif(FILE *f, const struct findings *fs, bool quiet)
 				fd->line, fd->col > 0 ? fd->col : 1);
 		fputs("}, \"logicalLocations\": [{\"fullyQualifiedName\": ", f);
 		json_str(f, fd->path);
-		fputs(", \"kind\": \"object\"}]}]}", f);
+		fputs(", \"kind\": \"object\"}]}]", f);
+		related(f, fd);
+		fputs(", \"properties\": {\"input\": ", f);
+		json_str(f, fd->input_name);
+		fputs("}}", f);
 		sep = ",";
 	}
 	fprintf(f, "\n      ],\n      \"properties\": {\"files\": %d, \"inputErrors\": %d, \"pools\": %d, \"consumers\": %d}\n    }\n  ]\n}\n",

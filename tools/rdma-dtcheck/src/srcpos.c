@@ -24,9 +24,18 @@ struct srcent {
 	struct srcpos pos;
 };
 
+/* @file was first included from @from, at its line @line */
+struct srcinc {
+	const char *file;
+	const char *from;
+	int line;
+};
+
 struct srcmap {
 	struct srcent *ent;
 	int nent;
+	struct srcinc *inc;
+	int ninc;
 	char **files;		/* interned file names */
 	int nfiles;
 };
@@ -208,6 +217,7 @@ void srcmap_free(struct srcmap *m)
 	}
 	for (i = 0; i < m->nfiles; i++)
 		free(m->files[i]);
+	free(m->inc);
 	free(m->ent);
 	free(m->files);
 	free(m);
@@ -235,4 +245,75 @@ const struct srcpos *srcmap_find(const struct srcmap *m, const char *path,
 	    (!prop ? !m->ent[lo].prop : m->ent[lo].prop && !strcmp(m->ent[lo].prop, prop)))
 		return &m->ent[lo].pos;
 	return NULL;
+}
+
+static const struct srcinc *find_inc(const struct srcmap *m, const char *file)
+{
+	for (int i = 0; i < m->ninc; i++)
+		if (!strcmp(m->inc[i].file, file))
+			return &m->inc[i];
+	return NULL;
+}
+
+/*
+ * cpp writes '# LINE "FILE" 1' on entering an included file and
+ * '# LINE "FILE" 2' on returning; the includer's line counter then still
+ * points at the #include directive.
+ */
+void srcmap_read_includes(struct srcmap *m, FILE *pp)
+{
+	const char *cur = NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0;
+
+	if (!m)
+		return;
+	while (getline(&line, &cap, pp) >= 0) {
+		char *q1, *q2, *end;
+		long n;
+
+		if (line[0] != '#' || line[1] != ' ') {
+			lineno++;
+			continue;
+		}
+		n = strtol(line + 2, &end, 10);
+		q1 = strchr(end, '"');
+		q2 = q1 ? strrchr(q1 + 1, '"') : NULL;
+		if (end == line + 2 || !q2)
+			continue;
+		if (atoi(q2 + 1) == 1 && cur) {
+			const char *f = intern(m, q1 + 1, (size_t)(q2 - q1 - 1));
+
+			if (!find_inc(m, f) && m->ninc < 4096) {
+				struct srcinc *e = array_push(&m->inc, &m->ninc, sizeof(*e));
+
+				e->file = f;
+				e->from = cur;
+				e->line = lineno;
+			}
+		}
+		cur = intern(m, q1 + 1, (size_t)(q2 - q1 - 1));
+		lineno = (int)n;
+	}
+	free(line);
+}
+
+int srcmap_chain(const struct srcmap *m, const char *file,
+		 struct srcpos *out, int max)
+{
+	const struct srcinc *e;
+	int n = 0;
+
+	if (!m || !file)
+		return 0;
+	/* the chain of a well-formed file ends; max guards a cycle */
+	while (n < max && (e = find_inc(m, file))) {
+		out[n].file = e->from;
+		out[n].line = e->line;
+		out[n].col = 0;
+		n++;
+		file = e->from;
+	}
+	return n;
 }

@@ -26,4 +26,18 @@ void srcmap_free(struct srcmap *m);
 const struct srcpos *srcmap_find(const struct srcmap *m, const char *path,
 				 const char *prop);
 
+/*
+ * Read cpp's line markers in @pp (the preprocessed source) to learn where
+ * each file was first included from.
+ */
+void srcmap_read_includes(struct srcmap *m, FILE *pp);
+
+/*
+ * The include chain of @file, innermost first: where it was included
+ * from, where that file was, and so on up to the top-level file. Returns
+ * the number of positions stored in @out (at most @max).
+ */
+int srcmap_chain(const struct srcmap *m, const char *file,
+		 struct srcpos *out, int max);
+
 #endif

@@ -119,4 +119,18 @@ cli_tests() {
 	run_in "$TOOLDIR/tests/overlays" "$bin" path-ref.dtso
 	[ $RUN_RC -eq 0 ] && grep -q 'examined 1 file, 1 restricted pool, 1 consumer: 0 errors, 0 warnings' "$RUN_OUT"
 	t_check $? "${tag}overlay aimed at &{/reserved-memory}: base-tree cells and ranges not reported missing" "$RUN_OUT"
+
+	# Findings in an included file name the board and the include chain.
+	inc=$TOOLDIR/tests/include
+	l=$(grep -n '// EXPECT' "$inc/common.dtsi" | cut -d: -f1)
+	run_in "$inc" "$bin" board-a.dts board-b.dts
+	grep -A1 -x 'In file included from board-a.dts:3:' "$RUN_OUT" | grep -q "^common.dtsi:$l:[0-9]*: error: .*\[pool-rejected-prop\]$" &&
+		grep -A1 -x 'In file included from board-b.dts:3:' "$RUN_OUT" | grep -q "^common.dtsi:$l:"
+	t_check $? "${tag}a finding in an included file says which board included it, as gcc does" "$RUN_OUT"
+	run_in "$inc" "$bin" -f json board-a.dts board-b.dts
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=[x for x in d["findings"] if x["check"]=="pool-rejected-prop"]; assert [x["input"] for x in f]==["board-a.dts","board-b.dts"], f; assert f[0]["included_from"]==[{"file":"board-a.dts","line":3}], f' "$RUN_OUT" >"$w/v.log" 2>&1
+	t_check $? "${tag}JSON: each finding carries the top-level input and its include chain" "$w/v.log"
+	run_in "$inc" "$bin" -f sarif board-b.dts
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["results"]; r=[x for x in r if x["ruleId"]=="pool-rejected-prop"][0]; assert r["properties"]["input"]=="board-b.dts"; assert r["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"]=="board-b.dts"' "$RUN_OUT" >"$w/v.log" 2>&1
+	t_check $? "${tag}SARIF: each result carries the top-level input and the include site" "$w/v.log"
 }

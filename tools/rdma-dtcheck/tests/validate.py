@@ -22,7 +22,7 @@ def check_json(doc):
     if not doc["findings"]:
         fail("no findings")
     for f in doc["findings"]:
-        for key in ("check", "severity", "file", "path", "message"):
+        for key in ("check", "severity", "input", "file", "path", "message"):
             if key not in f:
                 fail("finding without " + key)
         if f["severity"] not in ("error", "warning", "info"):
