@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "overlay.h"
 #include "util.h"
 
 int check_lookup(const char *name)
@@ -163,8 +164,15 @@ void report(struct lint *l, const struct check *c, const void *obj, int node,
 	if (l->in->src) {
 		char *real = model_real_path(l->m, node);
 
-		pos = prop ? srcmap_find(l->in->src, real, prop) : NULL;
-		if (!pos)
+		/* --base: the merged tree's path, as the overlay wrote it */
+		if (l->in->map) {
+			char *ov = overlay_source_path(l->in->map, real);
+
+			free(real);
+			real = ov;
+		}
+		pos = real && prop ? srcmap_find(l->in->src, real, prop) : NULL;
+		if (!pos && real)
 			pos = srcmap_find(l->in->src, real, NULL);
 		free(real);
 	}
@@ -182,6 +190,9 @@ void report(struct lint *l, const struct check *c, const void *obj, int node,
 			ip->file = xstrdup(ch[i].file);
 			ip->line = ch[i].line;
 		}
+	} else if (l->in->map && (!pos || !pos->file)) {
+		/* only in the base tree: the overlay did not write it */
+		f->file = xstrdup(l->in->map->base_name);
 	} else {
 		f->file = xstrdup(l->in->name);
 	}

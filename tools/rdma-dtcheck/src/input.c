@@ -19,6 +19,7 @@
 
 #include "fdt-verify.h"
 #include "input.h"
+#include "overlay.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -340,5 +341,6 @@ void input_free(struct dt_input *in)
 	free(in->name);
 	free(in->blob);
 	srcmap_free(in->src);
+	overlay_map_free(in->map);
 	memset(in, 0, sizeof(*in));
 }

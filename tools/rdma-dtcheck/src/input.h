@@ -18,11 +18,14 @@ struct input_opts {
 	const char *cpp;	/* cpp binary ("cpp") */
 };
 
+struct overlay_map;
+
 struct dt_input {
 	char *name;		/* as given; "<stdin>" for "-" */
 	void *blob;		/* validated with fdt_check_full() */
 	size_t size;
 	struct srcmap *src;	/* positions; NULL for binary input */
+	struct overlay_map *map;	/* --base: blob is base + this overlay */
 };
 
 /*

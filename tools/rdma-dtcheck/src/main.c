@@ -14,6 +14,7 @@
 #include "input.h"
 #include "model.h"
 #include "output.h"
+#include "overlay.h"
 #include "util.h"
 
 enum format { FMT_TEXT, FMT_JSON, FMT_SARIF };
@@ -25,6 +26,8 @@ struct options {
 	enum format format;
 	bool quiet;
 	bool werror;
+	const char *base;	/* --base: overlays are applied onto this */
+	struct dt_input base_in;
 };
 
 static void usage(FILE *f)
@@ -40,6 +43,7 @@ static void usage(FILE *f)
 	      "  -k, --kernel=VER      kernel semantics: 6.12 (default) or 6.1\n"
 	      "      --page-size=N     the kernel's page size: 4K (default), 16K or 64K\n"
 	      "  -m, --memory=BASE:SIZE  RAM the bootloader passes (repeatable); replaces /memory\n"
+	      "      --base=DTB        apply each FILE (an overlay) onto DTB and lint the result\n"
 	      "  -f, --format=FMT      text (default), json or sarif\n"
 	      "  -W NAME               enable check NAME (info checks become warnings)\n"
 	      "  -W no-NAME            disable check NAME\n"
@@ -93,7 +97,7 @@ static int set_check(struct options *o, const char *arg, bool as_error)
 
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	enum { OPT_NO_CPP = 256, OPT_DTC, OPT_CPP, OPT_LIST, OPT_PAGE };
+	enum { OPT_NO_CPP = 256, OPT_DTC, OPT_CPP, OPT_LIST, OPT_PAGE, OPT_BASE };
 	static const struct option longopts[] = {
 		{ "include", required_argument, NULL, 'I' },
 		{ "no-cpp", no_argument, NULL, OPT_NO_CPP },
@@ -103,6 +107,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "page-size", required_argument, NULL, OPT_PAGE },
 		{ "memory", required_argument, NULL, 'm' },
+		{ "base", required_argument, NULL, OPT_BASE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "list-checks", no_argument, NULL, OPT_LIST },
 		{ "help", no_argument, NULL, 'h' },
@@ -149,6 +154,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 					optarg);
 				return -1;
 			}
+			break;
+		case OPT_BASE:
+			o->base = optarg;
 			break;
 		case OPT_PAGE:
 			if (parse_size(optarg, &o->mo.page_size) ||
@@ -220,6 +228,13 @@ static void lint_one(const char *arg, int idx, const struct options *o,
 		fs->input_errors++;
 		return;
 	}
+	if (o->base && overlay_merge(o->base_in.blob, o->base_in.name, &in, err,
+				     sizeof(err))) {
+		fprintf(stderr, "rdma-dtcheck: %s\n", err);
+		fs->input_errors++;
+		input_free(&in);
+		return;
+	}
 	model_build(&m, in.blob, &o->mo);
 	fs->files++;
 	fs->pools += m.npools;
@@ -234,6 +249,7 @@ static void lint_one(const char *arg, int idx, const struct options *o,
 int main(int argc, char **argv)
 {
 	struct findings fs = { 0 };
+	char err[8192];
 	struct options o = {
 		.in = { .dtc = "dtc", .cpp = "cpp" },
 		.mo = { .kernel = KVER_6_12, .page_size = SZ_4K },
@@ -252,8 +268,14 @@ int main(int argc, char **argv)
 
 		*slot = xstrdup(strcmp(argv[i], "-") ? argv[i] : "<stdin>");
 	}
-	for (i = optind; i < argc; i++)
-		lint_one(argv[i], i - optind, &o, &fs);
+	if (o.base && input_load(o.base, &o.in, &o.base_in, err, sizeof(err))) {
+		fprintf(stderr, "rdma-dtcheck: --base: %s\n", err);
+		fs.input_errors++;
+	} else {
+		for (i = optind; i < argc; i++)
+			lint_one(argv[i], i - optind, &o, &fs);
+	}
+	input_free(&o.base_in);
 
 	if (o.format == FMT_JSON)
 		output_json(stdout, &fs, o.quiet);

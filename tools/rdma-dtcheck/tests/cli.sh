@@ -133,4 +133,24 @@ cli_tests() {
 	run_in "$inc" "$bin" -f sarif board-b.dts
 	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["results"]; r=[x for x in r if x["ruleId"]=="pool-rejected-prop"][0]; assert r["properties"]["input"]=="board-b.dts"; assert r["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"]=="board-b.dts"' "$RUN_OUT" >"$w/v.log" 2>&1
 	t_check $? "${tag}SARIF: each result carries the top-level input and the include site" "$w/v.log"
+
+	# --base: overlays merged with fdt_overlay_apply(), findings at the
+	# overlay's lines, base-only checks (RAM) now possible.
+	ov=$TOOLDIR/tests/overlays
+	dtc -q -@ -I dts -O dtb -o "$w/base.dtb" "$ov/base.dts"
+	l=$(grep -n '// EXPECT' "$ov/label.dtso" | cut -d: -f1)
+	run_in "$ov" "$bin" --base "$w/base.dtb" label.dtso
+	[ $RUN_RC -eq 1 ] && grep -q "^label.dtso:$l:[0-9]*: error: /reserved-memory/restricted-dma@60000000:no-map: .*\[pool-rejected-prop\]$" "$RUN_OUT"
+	t_check $? "${tag}--base: the merged tree's finding at the overlay's line $l, with the real path" "$RUN_OUT"
+	l=$(grep -n '// EXPECT' "$ov/beyond-ram.dtso" | cut -d: -f1)
+	run_in "$ov" "$bin" beyond-ram.dtso
+	rc_alone=$RUN_RC
+	run_in "$ov" "$bin" --base "$w/base.dtb" beyond-ram.dtso
+	[ "$rc_alone" -eq 0 ] && [ $RUN_RC -eq 1 ] &&
+		grep -q "^beyond-ram.dtso:$l:[0-9]*: error: .*restricted-dma@90000000:reg: pool 0x90000000-0x903fffff is not inside any /memory range.*\[pool-outside-memory\]$" "$RUN_OUT"
+	t_check $? "${tag}--base: a pool past the base's RAM is found only on the merged tree (alone: exit $rc_alone)" "$RUN_OUT"
+	run_in "$ov" "$bin" --base "$w/base.dtb" clean.dtso label.dtso
+	[ $RUN_RC -eq 2 ] && grep -q 'clean.dtso: cannot apply to .*base.dtb: FDT_ERR_NOTFOUND' "$RUN_ERR" &&
+		grep -q 'pool-rejected-prop' "$RUN_OUT"
+	t_check $? "${tag}--base: an overlay that does not apply is an input error; the others are linted" "$RUN_ERR"
 }
