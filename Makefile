@@ -16,8 +16,9 @@ BOARD_BIN := $(BOARD_DIR)/bin
 KERNELS := 6.12 6.1
 KERNEL_DEFAULT := 6.12
 KDIR = $(BUILD)/kernel/$(1)/$(2)
-# The kselftests build against the primary kernel's headers; rdmatop's
-# BPF against 6.1's BTF (its object only loads on 6.1 so far).
+# The kselftests build against the primary kernel's headers. rdmatop's
+# BPF object builds against 6.12's vmlinux.h and relocates on every kernel
+# (tools/rdmatop/Makefile: RDMATOP_VMLINUX_H); VMLINUX_H is the other tools'.
 KSELFTEST_KERNEL := $(KERNEL_DEFAULT)
 VMLINUX_H := $(call KDIR,6.1,patched)/vmlinux.h
 # Pristine trees (stock sources) for the tools' tests and benchmarks:

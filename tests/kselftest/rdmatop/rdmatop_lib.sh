@@ -22,7 +22,7 @@ need_rdmatop() {
 	command -v rdmatop >/dev/null || fail "rdmatop is not installed (make tools)"
 }
 
-# The patched kernel has the series' events; the stock one only swiotlb_bounced.
+# The patched kernel has the series' events (swiotlb_map and the rest); a stock one does not.
 patched_kernel() { [ -d $TRACEFS/events/swiotlb/swiotlb_map ]; }
 need_patched() {
 	patched_kernel || skip "kernel without the restricted DMA series (see stock_fallback.sh)"

@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# On any kernel, patched or stock: rdmatop's per-device mapping counts
+# equal the kernel's own count of bounces. swiotlb:swiotlb_bounced fires
+# once per bounce on every kernel (6.1 and 6.12, with or without the
+# series) and rdmatop never takes its counts from it when it sees the DMA
+# API, so the event, counted by ftrace, is an independent witness: a
+# bounded O_DIRECT workload on every disk (some restricted, some not), and
+# for every device the trace names, rdmatop's maps_total moved by exactly
+# its count.
+. "$(dirname "$0")/rdmatop_lib.sh"
+need_rdmatop
+ev=$TRACEFS/events/swiotlb/swiotlb_bounced
+[ -d $ev ] || skip "no swiotlb_bounced event"
+disks=$(ls /sys/block | grep '^vd')
+[ -n "$disks" ] || skip "no virtio disk"
+cleanup_hook() {
+	echo 0 > $ev/enable
+	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null
+}
+
+rdmatop --json -d 1 > "$WORK/out" 2> "$WORK/err" &
+pid=$!
+# lines_after N: waits for N more lines, sets $line to the newest whole one.
+lines_after() {
+	want=$(($(wc -l < "$WORK/out") + $1))
+	i=0
+	while [ "$(wc -l < "$WORK/out")" -lt $want ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(wc -l < "$WORK/out")" -ge $want ] || fail "rdmatop printed no line: $(cat "$WORK/err")"
+	line=$(sed -n "${want}p" "$WORK/out")
+}
+# val DEV KEY LINE
+val() {
+	echo "$3" | sed -n "s/.*{\"name\":\"$1\",[^{}]*\"$2\":\([0-9][0-9]*\)[,}].*/\1/p"
+}
+
+lines_after 1
+before=$line
+echo > $TRACEFS/trace
+echo 1 > $ev/enable
+for disk in $disks; do
+	for bs in 4k 64k 256k; do
+		dd if=/dev/urandom of=/dev/$disk bs=$bs count=8 oflag=direct 2>/dev/null
+		dd if=/dev/$disk of=/dev/null bs=$bs count=8 iflag=direct 2>/dev/null
+	done
+done
+echo 0 > $ev/enable
+lines_after 2
+after=$line
+
+# "dev_name: NAME" (6.1 and 6.12 print it so) or "dev_name=NAME"
+sed -n 's/.* swiotlb_bounced: dev_name[:=] *\([^ ]*\) .*/\1/p' $TRACEFS/trace |
+	sort | uniq -c > "$WORK/bounces"
+[ -s "$WORK/bounces" ] || fail "no bounce traced on $(echo $disks)"
+grep -q "lost\|LOST" $TRACEFS/trace && fail "the trace buffer lost events"
+while read -r n dev; do
+	b=$(val "$dev" maps_total "$before")
+	a=$(val "$dev" maps_total "$after")
+	[ -n "$a" ] || fail "rdmatop has no maps_total for $dev"
+	note "$dev: swiotlb_bounced $n, rdmatop maps +$((a - ${b:-0}))"
+	[ $((a - ${b:-0})) = "$n" ] || fail "$dev: rdmatop counted $((a - ${b:-0})) maps, the kernel $n bounces"
+done < "$WORK/bounces"
+pass "rdmatop's counts equal the kernel's bounces ($(awk '{ s += $1 } END { print s }' "$WORK/bounces") on $(wc -l < "$WORK/bounces") device(s))"
