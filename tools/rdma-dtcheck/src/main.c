@@ -41,6 +41,7 @@ static void usage(FILE *f)
 	      "      --dtc=PROG        dtc to use (default: dtc)\n"
 	      "      --cpp=PROG        preprocessor to use (default: cpp)\n"
 	      "  -k, --kernel=VER      kernel semantics: 6.12 (default) or 6.1\n"
+	      "      --arch=ARCH       arm64, arm or riscv (default: from the CPU nodes)\n"
 	      "      --page-size=N     the kernel's page size: 4K (default), 16K or 64K\n"
 	      "  -m, --memory=BASE:SIZE  RAM the bootloader passes (repeatable); replaces /memory\n"
 	      "      --base=DTB        apply each FILE (an overlay) onto DTB and lint the result\n"
@@ -97,7 +98,7 @@ static int set_check(struct options *o, const char *arg, bool as_error)
 
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	enum { OPT_NO_CPP = 256, OPT_DTC, OPT_CPP, OPT_LIST, OPT_PAGE, OPT_BASE };
+	enum { OPT_NO_CPP = 256, OPT_DTC, OPT_CPP, OPT_LIST, OPT_PAGE, OPT_BASE, OPT_ARCH };
 	static const struct option longopts[] = {
 		{ "include", required_argument, NULL, 'I' },
 		{ "no-cpp", no_argument, NULL, OPT_NO_CPP },
@@ -108,6 +109,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "page-size", required_argument, NULL, OPT_PAGE },
 		{ "memory", required_argument, NULL, 'm' },
 		{ "base", required_argument, NULL, OPT_BASE },
+		{ "arch", required_argument, NULL, OPT_ARCH },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "list-checks", no_argument, NULL, OPT_LIST },
 		{ "help", no_argument, NULL, 'h' },
@@ -151,6 +153,19 @@ static int parse_args(int argc, char **argv, struct options *o)
 				o->mo.kernel = KVER_6_12;
 			else {
 				fprintf(stderr, "rdma-dtcheck: --kernel: '%s' is not 6.1 or 6.12\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case OPT_ARCH:
+			if (!strcmp(optarg, "arm64"))
+				o->mo.arch = ARCH_ARM64;
+			else if (!strcmp(optarg, "arm"))
+				o->mo.arch = ARCH_ARM;
+			else if (!strcmp(optarg, "riscv"))
+				o->mo.arch = ARCH_RISCV;
+			else {
+				fprintf(stderr, "rdma-dtcheck: --arch: '%s' is not arm64, arm or riscv\n",
 					optarg);
 				return -1;
 			}

@@ -607,6 +607,54 @@ static void scan_reserved(struct model *m)
 	}
 }
 
+static uint64_t align_down(uint64_t v, uint64_t a)
+{
+	return a && !(a & (a - 1)) ? v & ~(a - 1) : a ? v - v % a : v;
+}
+
+/* Top-down in [lo, hi) over RAM, like __memblock_find_range_top_down(). */
+static bool place_in(const struct model *m, uint64_t lo, uint64_t hi,
+		     uint64_t size, uint64_t align, struct region *out)
+{
+	for (int i = m->nmem - 1; i >= 0; i--) {
+		uint64_t b = m->mem[i].base, e = b + m->mem[i].size, top;
+
+		if (e < b)
+			e = UINT64_MAX;
+		b = b > lo ? b : lo;
+		e = e < hi ? e : hi;
+		if (e <= b || e - b < size)
+			continue;
+		top = align_down(e - size, align);
+		if (top < b)
+			continue;
+		out->base = top;
+		out->size = size;
+		return true;
+	}
+	return false;
+}
+
+bool model_dynamic_place(const struct model *m, const struct rmem *rm,
+			 struct region *out)
+{
+	/* early_init_dt_alloc_reserved_memory_arch(): SMP_CACHE_BYTES at least */
+	uint64_t align = rm->align ? rm->align : 64;
+
+	if (rm->nreg || !rm->has_size || rm->size_bad || !rm->size || !m->mem_known)
+		return false;
+	if (!rm->nalloc)
+		return place_in(m, 0, UINT64_MAX, rm->size, align, out);
+	for (int i = 0; i < rm->nalloc; i++) {
+		uint64_t e = rm->alloc[i].base + rm->alloc[i].size;
+
+		if (place_in(m, rm->alloc[i].base, e < rm->alloc[i].base ? UINT64_MAX : e,
+			     rm->size, align, out))
+			return true;
+	}
+	return false;
+}
+
 struct rmem *model_rmem_at(const struct model *m, int node)
 {
 	if (node < 0 || node / 4 >= m->nslots || !m->rmem_at[node / 4])
@@ -626,6 +674,7 @@ int model_build(struct model *m, const void *fdt, const struct model_opts *o)
 	memset(m, 0, sizeof(*m));
 	m->fdt = fdt;
 	m->opts = o;
+	m->arch = o->arch != ARCH_UNKNOWN ? o->arch : model_guess_arch(fdt);
 	build_index(m);
 	index_fixups(m);
 	scan_fragments(m);

@@ -25,9 +25,23 @@ enum kver {
 	KVER_6_12,
 };
 
+enum arch {
+	ARCH_UNKNOWN,		/* guess from the CPU nodes */
+	ARCH_ARM64,
+	ARCH_ARM,
+	ARCH_RISCV,
+};
+
+/*
+ * 32-bit ARM lowmem with the default 3G/1G split and 240 MiB vmalloc:
+ * RAM above its first 768 MiB is highmem, outside the linear map.
+ */
+#define ARM32_LOWMEM_SIZE 0x30000000ULL
+
 /* What the command line says about the target, not the tree. */
 struct model_opts {
 	enum kver kernel;
+	enum arch arch;		/* --arch, or ARCH_UNKNOWN */
 	uint64_t page_size;	/* 4 KiB unless --page-size */
 	int nmem;
 	struct region *mem;	/* --memory BASE:SIZE: RAM the bootloader passes */
@@ -132,7 +146,7 @@ struct model {
 	const void *fdt;
 	const struct model_opts *opts;
 	bool overlay;
-	bool is_arm32;		/* compatible/cells say 32-bit ARM (see arch.c) */
+	enum arch arch;		/* --arch, else guessed (arch.c) */
 	int root_ac, root_sc;	/* dt_root_addr_cells / dt_root_size_cells */
 	bool root_cells_known;
 	int resmem;		/* /reserved-memory node, or -1 */
@@ -204,6 +218,17 @@ bool node_name_is(const void *fdt, int node, const char *name);
 bool has_string(const char *list, int len, const char *s);
 /* Property @name as one NUL-terminated string, or NULL. */
 const char *prop_string(const void *fdt, int node, const char *name);
+
+/* arch.c: the architecture the CPU nodes name, or ARCH_UNKNOWN */
+enum arch model_guess_arch(const void *fdt);
+
+/*
+ * Where memblock puts dynamic region @rm (size, alignment, alloc-ranges):
+ * top-down in the first alloc-range (or all RAM) that fits. False when
+ * RAM or the size is unknown, or nothing fits.
+ */
+bool model_dynamic_place(const struct model *m, const struct rmem *rm,
+			 struct region *out);
 
 /* model-dev.c: consumers, PCI, IOMMU and the DMA-master question */
 void model_scan_consumers(struct model *m);

@@ -17,8 +17,10 @@ fuzz_tests() {
 	for o in "$TOOLDIR"/tests/overlays/*.dtso; do
 		dtc -q -I dts -O dtb -o "$seeds/$(basename "$o" .dtso).dtbo" "$o" 2>/dev/null
 	done
-	[ -s "$WORK/corpus.list" ] && grep -E 'mt8192-asurada|qcom/sc7280|freescale/imx8mm-venice' \
-		"$WORK/corpus.list" | head -8 | xargs -r cp -t "$seeds"
+	for l in "$WORK"/corpus-*.list; do
+		[ -s "$l" ] && grep -E 'mt8192-asurada|qcom/sc7280|freescale/imx8mm-venice' \
+			"$l" | head -8 | xargs -r cp --backup=numbered -t "$seeds"
+	done
 	cp "$TOOLDIR"/fuzz/regress/* "$seeds"/
 	n=$(ls "$seeds" | wc -l)
 	secs=${FUZZ_SECONDS:-20}
