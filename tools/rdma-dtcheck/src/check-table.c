@@ -77,6 +77,16 @@ const struct check check_table[] = {
 	      "pool-location"),
 	CHECK("pci-pool-lookup", SEV_INFO, SCOPE_PCI, check_pci_lookup,
 	      "which restricted pool 6.1 gives the PCI functions at each node", NULL),
+	/* --usage: sizes against the field; last, so a re-lint sees every finding */
+	CHECK("pool-usage-failed", SEV_ERROR, SCOPE_POOL, check_usage_failed,
+	      "--usage: mappings through the pool failed on the device; a size that serves them",
+	      "pool-too-small"),
+	CHECK("pool-usage-headroom", SEV_WARNING, SCOPE_POOL, check_usage_headroom,
+	      "--usage: peak use on the device leaves too little free; a size with headroom",
+	      "pool-too-small"),
+	CHECK("pool-usage-oversized", SEV_INFO, SCOPE_POOL, check_usage_oversized,
+	      "--usage: the pool is over four times what the device used; a smaller size",
+	      "pool-too-small"),
 };
 
 const int check_count = ARRAY_SIZE(check_table);

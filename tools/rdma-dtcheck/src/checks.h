@@ -97,5 +97,8 @@ void check_pool_highmem(struct lint *l, const struct check *c, const void *obj);
 void check_dma_unreachable(struct lint *l, const struct check *c, const void *obj);
 void check_pci_unmatched(struct lint *l, const struct check *c, const void *obj);
 void check_pci_lookup(struct lint *l, const struct check *c, const void *obj);
+void check_usage_failed(struct lint *l, const struct check *c, const void *obj);
+void check_usage_headroom(struct lint *l, const struct check *c, const void *obj);
+void check_usage_oversized(struct lint *l, const struct check *c, const void *obj);
 
 #endif

@@ -15,6 +15,7 @@
 #include "model.h"
 #include "output.h"
 #include "overlay.h"
+#include "usage.h"
 #include "util.h"
 
 enum format { FMT_TEXT, FMT_JSON, FMT_SARIF };
@@ -28,6 +29,8 @@ struct options {
 	bool werror;
 	const char *base;	/* --base: overlays are applied onto this */
 	struct dt_input base_in;
+	const char *usage_path;	/* --usage: rdmatop's JSON records */
+	struct usage usage;
 };
 
 static void usage(FILE *f)
@@ -45,6 +48,7 @@ static void usage(FILE *f)
 	      "      --page-size=N     the kernel's page size: 4K (default), 16K or 64K\n"
 	      "  -m, --memory=BASE:SIZE  RAM the bootloader passes (repeatable); replaces /memory\n"
 	      "      --base=DTB        apply each FILE (an overlay) onto DTB and lint the result\n"
+	      "  -u, --usage=JSON      check pool sizes against rdmatop --json records\n"
 	      "  -f, --format=FMT      text (default), json or sarif\n"
 	      "  -W NAME               enable check NAME (info checks become warnings)\n"
 	      "  -W no-NAME            disable check NAME\n"
@@ -110,6 +114,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "memory", required_argument, NULL, 'm' },
 		{ "base", required_argument, NULL, OPT_BASE },
 		{ "arch", required_argument, NULL, OPT_ARCH },
+		{ "usage", required_argument, NULL, 'u' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "list-checks", no_argument, NULL, OPT_LIST },
 		{ "help", no_argument, NULL, 'h' },
@@ -118,7 +123,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "I:f:k:m:W:E:qhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "I:f:k:m:u:W:E:qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'I':
 			o->in.incdirs = xrealloc(o->in.incdirs,
@@ -172,6 +177,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case OPT_BASE:
 			o->base = optarg;
+			break;
+		case 'u':
+			o->usage_path = optarg;
 			break;
 		case OPT_PAGE:
 			if (parse_size(optarg, &o->mo.page_size) ||
@@ -283,6 +291,18 @@ int main(int argc, char **argv)
 
 		*slot = xstrdup(strcmp(argv[i], "-") ? argv[i] : "<stdin>");
 	}
+	if (o.usage_path) {
+		if (usage_load(o.usage_path, &o.usage, err, sizeof(err))) {
+			fprintf(stderr, "rdma-dtcheck: --usage: %s\n", err);
+			usage_free(&o.usage);
+			findings_free(&fs);
+			free(o.conf);
+			free(o.in.incdirs);
+			free(o.mo.mem);
+			return 2;
+		}
+		o.mo.usage = &o.usage;
+	}
 	if (o.base && input_load(o.base, &o.in, &o.base_in, err, sizeof(err))) {
 		fprintf(stderr, "rdma-dtcheck: --base: %s\n", err);
 		fs.input_errors++;
@@ -306,6 +326,7 @@ int main(int argc, char **argv)
 	else
 		ret = 0;
 	findings_free(&fs);
+	usage_free(&o.usage);
 	free(o.conf);
 	free(o.in.incdirs);
 	free(o.mo.mem);

@@ -38,6 +38,8 @@ enum arch {
  */
 #define ARM32_LOWMEM_SIZE 0x30000000ULL
 
+struct usage;
+
 /* What the command line says about the target, not the tree. */
 struct model_opts {
 	enum kver kernel;
@@ -45,6 +47,7 @@ struct model_opts {
 	uint64_t page_size;	/* 4 KiB unless --page-size */
 	int nmem;
 	struct region *mem;	/* --memory BASE:SIZE: RAM the bootloader passes */
+	const struct usage *usage;	/* --usage: what rdmatop saw, or NULL */
 };
 
 /* A child of /reserved-memory, or a restricted-dma-pool found elsewhere. */

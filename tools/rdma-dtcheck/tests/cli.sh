@@ -186,4 +186,34 @@ cli_tests() {
 	run_tool "$bin" --arch x86 "$fx/pool-highmem/twin.dts"
 	[ $RUN_RC -eq 2 ] && grep -q "is not arm64, arm or riscv" "$RUN_ERR"
 	t_check $? "${tag}bad --arch: usage error" "$RUN_ERR"
+
+	# --usage: bad records are input errors with file, line and column.
+	uf=$fx/pool-usage-failed
+	printf '{"pools":[]}\n\n{"pools":[{"name":"x",]}\n' >"$w/bad.json"
+	run_tool "$bin" --usage "$w/bad.json" "$uf/twin.dts"
+	[ $RUN_RC -eq 2 ] && grep -q 'usage: .*bad.json:3: column 23: expected a string' "$RUN_ERR"
+	t_check $? "${tag}--usage: malformed JSON names file, line and column (exit 2)" "$RUN_ERR"
+	printf '{"time":1}\n' >"$w/norec.json"
+	: >"$w/empty.json"
+	run_tool "$bin" --usage "$w/norec.json" "$uf/twin.dts"
+	r1=$RUN_RC
+	grep -q 'norec.json:1: not an rdmatop --json record' "$RUN_ERR" || r1=9
+	run_tool "$bin" --usage "$w/empty.json" "$uf/twin.dts"
+	[ "$r1" -eq 2 ] && [ $RUN_RC -eq 2 ] && grep -q 'empty.json: no rdmatop records' "$RUN_ERR"
+	t_check $? "${tag}--usage: a file without rdmatop records is an input error" "$RUN_ERR"
+	# 100000 nested arrays: refused at depth 32, no deep recursion.
+	awk 'BEGIN { s = "{\"pools\":"; for (i = 0; i < 100000; i++) s = s "["; print s }' >"$w/deep.json"
+	run_tool "$bin" --usage "$w/deep.json" "$uf/twin.dts"
+	[ $RUN_RC -eq 2 ] && grep -q 'nested deeper than 32' "$RUN_ERR"
+	t_check $? "${tag}--usage: deeply nested JSON is refused, not a crash" "$RUN_ERR"
+	# Two rdmatop runs in one file: the failure counter restarts at 1.
+	sed -n 2p "$uf/usage.json" >"$w/runs.json"
+	sed -n 2p "$uf/usage.json" | sed 's/"map_failures_total":5/"map_failures_total":1/' >>"$w/runs.json"
+	run_in "$uf" "$bin" --usage "$w/runs.json" trigger.dts
+	grep -q 'nvme:size: on the device 6 mappings .*validated: the tree with it lints without new findings \[pool-usage-failed\]$' "$RUN_OUT"
+	t_check $? "${tag}--usage: counters of concatenated rdmatop runs add up" "$RUN_OUT"
+	# The suggestion is linted: growing the wifi pool in place would overlap.
+	run_in "$uf" "$bin" -f json --usage usage.json trigger.dts
+	grep -q 'suggested size 2 MiB (0x200000), but with it /reserved-memory/wifi@50000000:reg gets: pool overlaps reserved region /reserved-memory/fw@50100000' "$RUN_OUT"
+	t_check $? "${tag}--usage: a suggestion the tree cannot take is shown with the finding it brings" "$RUN_OUT"
 }
