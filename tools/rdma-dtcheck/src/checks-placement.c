@@ -140,9 +140,10 @@ void check_dma_unreachable(struct lint *l, const struct check *c, const void *ob
 }
 
 /*
- * 32-bit ARM: rmem_swiotlb_setup() rejects a pool whose base page is
- * highmem, and rmem_swiotlb_device_init() reaches the pool through
- * phys_to_virt(), so all of it must be in the linear map (lowmem). A
+ * 32-bit ARM: rmem_swiotlb_device_init() rejects a pool whose base page
+ * is highmem ("must be accessible within the linear mapping") and
+ * otherwise reaches the pool through phys_to_virt(), so all of it must
+ * be in the linear map (lowmem). A
  * dynamic pool without alloc-ranges goes to the top of RAM
  * (MEMBLOCK_ALLOC_ANYWHERE), which is highmem on any board with more
  * than 768 MiB.
