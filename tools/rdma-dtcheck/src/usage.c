@@ -124,6 +124,23 @@ static int take_record(struct usage *u, const struct jval *r, char *err, size_t 
 	return 0;
 }
 
+int usage_add_record(struct usage *u, const char *line, size_t len, char *err,
+		     size_t errlen)
+{
+	struct jval r;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < len && line[i] && strchr(" \t\r\n", line[i]); i++)
+		;
+	if (i == len)
+		return 0;
+	ret = json_parse(line, len, &r, err, errlen) ||
+	      take_record(u, &r, err, errlen) ? -1 : 0;
+	json_free(&r);
+	return ret;
+}
+
 int usage_load(const char *path, struct usage *u, char *err, size_t errlen)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
@@ -139,19 +156,12 @@ int usage_load(const char *path, struct usage *u, char *err, size_t errlen)
 		return -1;
 	}
 	while ((len = getline(&line, &cap, f)) >= 0) {
-		struct jval r;
-
 		lineno++;
-		if (strspn(line, " \t\r\n") == (size_t)len)
-			continue;
-		if (json_parse(line, (size_t)len, &r, msg, sizeof(msg)) ||
-		    take_record(u, &r, msg, sizeof(msg))) {
-			json_free(&r);
+		if (usage_add_record(u, line, (size_t)len, msg, sizeof(msg))) {
 			snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
 			ret = -1;
 			break;
 		}
-		json_free(&r);
 	}
 	if (!ret && ferror(f)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));

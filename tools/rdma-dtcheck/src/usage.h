@@ -42,6 +42,10 @@ struct usage {
 int usage_load(const char *path, struct usage *u, char *err, size_t errlen);
 void usage_free(struct usage *u);
 
+/* Add one record (@len bytes, one line; blank is fine). 0, or -1 and @err. */
+int usage_add_record(struct usage *u, const char *line, size_t len, char *err,
+		     size_t errlen);
+
 /* The pool named @name (node name), else the one at @base; or NULL. */
 const struct pool_use *usage_find(const struct usage *u, const char *name,
 				  uint64_t base, bool have_base);

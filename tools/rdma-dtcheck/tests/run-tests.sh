@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # rdma-dtcheck test suite; prints TAP, exits non-zero on any failure.
-# Environment (set by the Makefile): BIN ASAN_BIN FUZZ_BIN OBJ KSRC_6_12
+# Environment (set by the Makefile): BIN ASAN_BIN FUZZ_BIN FUZZ_USAGE_BIN OBJ KSRC_6_12
 # KSRC_6_12_ORIGIN KSRC_6_1 KSRC_6_1_ORIGIN BOARD_DTB BOARD_DIR TOOLDIR.
 
 set -u
