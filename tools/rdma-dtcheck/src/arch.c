@@ -36,9 +36,10 @@ static bool arm32_core(const char *c)
 	return false;
 }
 
-enum arch model_guess_arch(const void *fdt)
+enum arch model_guess_arch(const struct model *m)
 {
-	int cpus = fdt_path_offset(fdt, "/cpus"), cpu;
+	const void *fdt = m->fdt;
+	int cpus = m->root_cpus, cpu;
 
 	if (cpus < 0)
 		return ARCH_UNKNOWN;

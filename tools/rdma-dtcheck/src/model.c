@@ -19,16 +19,6 @@
 #define ROOT_CELLS_DEFAULT 1	/* OF_ROOT_NODE_{ADDR,SIZE}_CELLS_DEFAULT */
 #define MAX_DEPTH 64		/* FDT_MAX_DEPTH; fdt_verify() refuses deeper */
 
-enum {
-	NODE_MEMORY = 1,	/* device_type = "memory" */
-	NODE_POOL = 2,		/* compatible has "restricted-dma-pool" */
-	NODE_MEMREGION = 4,	/* has memory-region */
-	NODE_PCI = 8,		/* device_type = "pci"/"pciex" */
-	NODE_META = 16,		/* in __symbols__, __fixups__, __local_fixups__ */
-	NODE_OVERLAY = 32,	/* /<fragment>/__overlay__ */
-	NODE_RESMEM = 64,	/* /reserved-memory, or an overlay's stand-in */
-};
-
 /* libfdt's fdt_stringlist_contains() never reads past @len. */
 bool has_string(const char *list, int len, const char *s)
 {
@@ -41,11 +31,18 @@ const char *prop_string(const void *fdt, int node, const char *name)
 	return node >= 0 ? fdt_stringlist_get(fdt, node, name, 0, NULL) : NULL;
 }
 
-static uint8_t node_flags(const void *fdt, int node)
+/*
+ * The flags of @node and its phandle, from one pass over its properties.
+ * The phandle is fdt_get_phandle()'s: "phandle", else "linux,phandle"
+ * (dtc -H legacy), each only when it is one cell.
+ */
+static uint8_t node_flags(const void *fdt, int node, uint32_t *ph)
 {
+	uint32_t legacy = 0;
 	uint8_t f = 0;
 	int p;
 
+	*ph = 0;
 	fdt_for_each_property_offset(p, fdt, node) {
 		const char *name, *v;
 		int len;
@@ -63,9 +60,23 @@ static uint8_t node_flags(const void *fdt, int node)
 				f |= NODE_POOL;
 		} else if (!strcmp(name, "memory-region")) {
 			f |= NODE_MEMREGION;
+		} else if (len == 4 && !strcmp(name, "phandle")) {
+			*ph = fdt32_ld((const fdt32_t *)v);
+		} else if (len == 4 && !strcmp(name, "linux,phandle")) {
+			legacy = fdt32_ld((const fdt32_t *)v);
 		}
 	}
+	if (!*ph)
+		*ph = legacy;
 	return f;
+}
+
+/* libfdt's name match: "cpus" finds "cpus" and "cpus@0". */
+static bool name_matches(const char *n, const char *want)
+{
+	size_t l = strlen(want);
+
+	return !strncmp(n, want, l) && (!n[l] || n[l] == '@');
 }
 
 static int cmp_phandle(const void *a, const void *b)
@@ -113,13 +124,21 @@ static void build_index(struct model *m)
 			break;	/* fdt_verify() rules these out */
 		stack[depth] = node;
 		m->parents[s] = par;
-		m->flags[s] = node_flags(m->fdt, node);
+		m->flags[s] = node_flags(m->fdt, node, &ph);
+		/* the root's children the scans look up, as fdt_path_offset() would */
+		if (depth == 1) {
+			if (m->root_cpus < 0 && name_matches(n, "cpus"))
+				m->root_cpus = node;
+			if (m->root_resmem < 0 && name_matches(n, "reserved-memory"))
+				m->root_resmem = node;
+			if (m->root_fixups < 0 && name_matches(n, "__fixups__"))
+				m->root_fixups = node;
+		}
 		if ((par >= 0 && (m->flags[par / 4] & NODE_META)) ||
 		    (depth == 1 && is_meta_name(n)))
 			m->flags[s] |= NODE_META;
 		if (depth == 2 && !strcmp(n, "__overlay__"))
 			m->flags[s] |= NODE_OVERLAY;
-		ph = fdt_get_phandle(m->fdt, node);
 		if (ph && ph != (uint32_t)-1) {
 			if (m->nphs == pcap) {
 				pcap = pcap ? pcap * 2 : 64;
@@ -273,7 +292,7 @@ static int cmp_fixup(const void *a, const void *b)
 /* Every "path:prop:offset" entry of /__fixups__, sorted for lookups. */
 static void index_fixups(struct model *m)
 {
-	int fx = fdt_path_offset(m->fdt, "/__fixups__"), p;
+	int fx = m->root_fixups, p;
 
 	if (fx < 0)
 		return;
@@ -370,7 +389,7 @@ static void find_resmem(struct model *m)
 
 	m->resmem = -1;
 	if (!m->overlay) {
-		n = fdt_path_offset(m->fdt, "/reserved-memory");
+		n = m->root_resmem;
 		if (n >= 0) {
 			m->flags[n / 4] |= NODE_RESMEM;
 			m->resmem = n;
@@ -674,8 +693,9 @@ int model_build(struct model *m, const void *fdt, const struct model_opts *o)
 	memset(m, 0, sizeof(*m));
 	m->fdt = fdt;
 	m->opts = o;
-	m->arch = o->arch != ARCH_UNKNOWN ? o->arch : model_guess_arch(fdt);
+	m->root_cpus = m->root_resmem = m->root_fixups = -1;
 	build_index(m);
+	m->arch = o->arch != ARCH_UNKNOWN ? o->arch : model_guess_arch(m);
 	index_fixups(m);
 	scan_fragments(m);
 	scan_root(m);

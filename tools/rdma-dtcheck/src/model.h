@@ -139,6 +139,17 @@ struct pci_node {
 	struct consumer *host;	/* the host bridge's memory-region, if any */
 };
 
+/* What the index knows of a node (model->flags), from one property pass. */
+enum {
+	NODE_MEMORY = 1,	/* device_type = "memory" */
+	NODE_POOL = 2,		/* compatible has "restricted-dma-pool" */
+	NODE_MEMREGION = 4,	/* has memory-region */
+	NODE_PCI = 8,		/* device_type = "pci"/"pciex" */
+	NODE_META = 16,		/* in __symbols__, __fixups__, __local_fixups__ */
+	NODE_OVERLAY = 32,	/* /<fragment>/__overlay__ */
+	NODE_RESMEM = 64,	/* /reserved-memory, or an overlay's stand-in */
+};
+
 struct fragment {
 	int overlay;		/* the __overlay__ node */
 	char *target;		/* target path, "&label" or "?" */
@@ -176,6 +187,7 @@ struct model {
 	int *frag_at;		/* __overlay__ nodes: index + 1 into frag */
 	int *nodes;		/* offsets in document order, meta subtrees left out */
 	int nnodes;
+	int root_cpus, root_resmem, root_fixups;	/* children of /, or -1 */
 	struct phandle_ent { uint32_t ph; int node; } *phs;	/* sorted */
 	int nphs;
 	struct fixup_ent { char *loc; const char *label; } *fixups;	/* sorted */
@@ -223,7 +235,7 @@ bool has_string(const char *list, int len, const char *s);
 const char *prop_string(const void *fdt, int node, const char *name);
 
 /* arch.c: the architecture the CPU nodes name, or ARCH_UNKNOWN */
-enum arch model_guess_arch(const void *fdt);
+enum arch model_guess_arch(const struct model *m);
 
 /*
  * Where memblock puts dynamic region @rm (size, alignment, alloc-ranges):
