@@ -31,44 +31,43 @@ const char *prop_string(const void *fdt, int node, const char *name)
 	return node >= 0 ? fdt_stringlist_get(fdt, node, name, 0, NULL) : NULL;
 }
 
-/*
- * The flags of @node and its phandle, from one pass over its properties.
- * The phandle is fdt_get_phandle()'s: "phandle", else "linux,phandle"
- * (dtc -H legacy), each only when it is one cell.
- */
-static uint8_t node_flags(const void *fdt, int node, uint32_t *ph)
+/* A node being indexed: its flags and phandle gather property by property. */
+struct ixnode {
+	int node, depth;
+	const char *name;
+	uint8_t flags;
+	uint32_t ph, legacy;	/* "phandle", "linux,phandle" (dtc -H legacy) */
+};
+
+/* What one property tells the index about its node. */
+static void prop_flags(struct ixnode *n, const char *name, const char *v, uint32_t len)
 {
-	uint32_t legacy = 0;
-	uint8_t f = 0;
-	int p;
-
-	*ph = 0;
-	fdt_for_each_property_offset(p, fdt, node) {
-		const char *name, *v;
-		int len;
-
-		v = fdt_getprop_by_offset(fdt, p, &name, &len);
-		if (!v || !name)
-			continue;
+	switch (name[0]) {
+	case 'd':
 		if (!strcmp(name, "device_type") && len > 0 && !v[len - 1]) {
 			if (!strcmp(v, "memory"))
-				f |= NODE_MEMORY;
+				n->flags |= NODE_MEMORY;
 			else if (!strcmp(v, "pci") || !strcmp(v, "pciex"))
-				f |= NODE_PCI;
-		} else if (!strcmp(name, "compatible")) {
-			if (has_string(v, len, "restricted-dma-pool"))
-				f |= NODE_POOL;
-		} else if (!strcmp(name, "memory-region")) {
-			f |= NODE_MEMREGION;
-		} else if (len == 4 && !strcmp(name, "phandle")) {
-			*ph = fdt32_ld((const fdt32_t *)v);
-		} else if (len == 4 && !strcmp(name, "linux,phandle")) {
-			legacy = fdt32_ld((const fdt32_t *)v);
+				n->flags |= NODE_PCI;
 		}
+		break;
+	case 'c':
+		if (!strcmp(name, "compatible") && has_string(v, (int)len, "restricted-dma-pool"))
+			n->flags |= NODE_POOL;
+		break;
+	case 'm':
+		if (!strcmp(name, "memory-region"))
+			n->flags |= NODE_MEMREGION;
+		break;
+	case 'p':
+		if (len == 4 && !strcmp(name, "phandle"))
+			n->ph = fdt32_ld((const fdt32_t *)v);
+		break;
+	case 'l':
+		if (len == 4 && !strcmp(name, "linux,phandle"))
+			n->legacy = fdt32_ld((const fdt32_t *)v);
+		break;
 	}
-	if (!*ph)
-		*ph = legacy;
-	return f;
 }
 
 /* libfdt's name match: "cpus" finds "cpus" and "cpus@0". */
@@ -94,20 +93,74 @@ static bool is_meta_name(const char *n)
 	       !strcmp(n, "__local_fixups__");
 }
 
+static uint32_t tag_align(uint32_t off)
+{
+	return (off + FDT_TAGSIZE - 1) & ~(uint32_t)(FDT_TAGSIZE - 1);
+}
+
+/* @n's properties are all read: record it. */
+static void node_done(struct model *m, const struct ixnode *n, int parent,
+		      int *cap, int *pcap)
+{
+	int s = n->node / 4;
+	uint32_t ph = n->ph ? n->ph : n->legacy;	/* fdt_get_phandle() */
+
+	m->parents[s] = parent;
+	m->flags[s] |= n->flags;
+	if ((parent >= 0 && (m->flags[parent / 4] & NODE_META)) ||
+	    (n->depth == 1 && is_meta_name(n->name)))
+		m->flags[s] |= NODE_META;
+	if (n->depth == 2 && !strcmp(n->name, "__overlay__"))
+		m->flags[s] |= NODE_OVERLAY;
+	/* the root's children the scans look up, as fdt_path_offset() would */
+	if (n->depth == 1) {
+		if (m->root_cpus < 0 && name_matches(n->name, "cpus"))
+			m->root_cpus = n->node;
+		if (m->root_resmem < 0 && name_matches(n->name, "reserved-memory"))
+			m->root_resmem = n->node;
+		if (m->root_fixups < 0 && name_matches(n->name, "__fixups__"))
+			m->root_fixups = n->node;
+	}
+	if (ph && ph != (uint32_t)-1) {
+		if (m->nphs == *pcap) {
+			*pcap = *pcap ? *pcap * 2 : 64;
+			m->phs = xrealloc(m->phs, (size_t)*pcap * sizeof(*m->phs));
+		}
+		m->phs[m->nphs++] = (struct phandle_ent){ ph, n->node };
+	}
+	if (!(m->flags[s] & NODE_META)) {
+		if (m->nnodes == *cap) {
+			*cap = *cap ? *cap * 2 : 256;
+			m->nodes = xrealloc(m->nodes, (size_t)*cap * sizeof(int));
+		}
+		m->nodes[m->nnodes++] = n->node;
+		if (m->flags[s] & NODE_PCI)
+			m->has_pci = true;
+	}
+}
+
 /*
- * One walk records each node's parent, its phandle (fdt_get_phandle():
- * "phandle", else the "linux,phandle" of dtc -H legacy) and the few
- * properties the scans look for. libfdt's fdt_parent_offset() and
- * fdt_node_offset_by_phandle() rescan the tree on every call: with
- * thousands of consumers that was most of the run time.
+ * One walk over the structure block records each node's parent, its
+ * phandle and the few properties the scans look for. libfdt's
+ * fdt_parent_offset() and fdt_node_offset_by_phandle() rescan the tree on
+ * every call (with thousands of consumers that was most of the run time),
+ * and walking with fdt_next_node() and fdt_for_each_property_offset()
+ * re-reads every tag several times: this walk reads each once. It relies
+ * on fdt_verify() having checked every tag, name and length, and sees
+ * what libfdt sees: a node's properties are those before its first child.
  */
 static void build_index(struct model *m)
 {
-	int stack[MAX_DEPTH + 1], depth = 0, node = 0, cap = 0, pcap = 0;
+	const char *sb = (const char *)m->fdt + fdt_off_dt_struct(m->fdt);
+	const char *strs = (const char *)m->fdt + fdt_off_dt_strings(m->fdt);
+	struct ixnode stack[MAX_DEPTH + 1], *cur = NULL;
+	int depth = -1, cap = 0, pcap = 0;
+	uint32_t size, off = 0;
 
 	/* Version 16 has no size_dt_struct (fdt_verify() bounded it so). */
-	m->nslots = (int)((fdt_version(m->fdt) >= 17 ? fdt_size_dt_struct(m->fdt) :
-			   fdt_totalsize(m->fdt) - fdt_off_dt_struct(m->fdt)) / 4) + 1;
+	size = fdt_version(m->fdt) >= 17 ? fdt_size_dt_struct(m->fdt) :
+	       fdt_totalsize(m->fdt) - fdt_off_dt_struct(m->fdt);
+	m->nslots = (int)(size / 4) + 1;
 	m->parents = xmalloc((size_t)m->nslots * sizeof(int));
 	m->flags = xcalloc((size_t)m->nslots, 1);
 	m->rmem_at = xcalloc((size_t)m->nslots, sizeof(int));
@@ -115,48 +168,50 @@ static void build_index(struct model *m)
 	m->frag_at = xcalloc((size_t)m->nslots, sizeof(int));
 	for (int i = 0; i < m->nslots; i++)
 		m->parents[i] = -1;
-	while (node >= 0 && depth >= 0) {
-		int par = depth ? stack[depth - 1] : -1, s = node / 4;
-		const char *n = fdt_get_name(m->fdt, node, NULL);
-		uint32_t ph;
+	while (size - off >= FDT_TAGSIZE) {
+		uint32_t tag = fdt32_ld((const fdt32_t *)(sb + off)), len;
+		const char *name;
 
-		if (depth > MAX_DEPTH || s >= m->nslots || !n)
-			break;	/* fdt_verify() rules these out */
-		stack[depth] = node;
-		m->parents[s] = par;
-		m->flags[s] = node_flags(m->fdt, node, &ph);
-		/* the root's children the scans look up, as fdt_path_offset() would */
-		if (depth == 1) {
-			if (m->root_cpus < 0 && name_matches(n, "cpus"))
-				m->root_cpus = node;
-			if (m->root_resmem < 0 && name_matches(n, "reserved-memory"))
-				m->root_resmem = node;
-			if (m->root_fixups < 0 && name_matches(n, "__fixups__"))
-				m->root_fixups = node;
-		}
-		if ((par >= 0 && (m->flags[par / 4] & NODE_META)) ||
-		    (depth == 1 && is_meta_name(n)))
-			m->flags[s] |= NODE_META;
-		if (depth == 2 && !strcmp(n, "__overlay__"))
-			m->flags[s] |= NODE_OVERLAY;
-		if (ph && ph != (uint32_t)-1) {
-			if (m->nphs == pcap) {
-				pcap = pcap ? pcap * 2 : 64;
-				m->phs = xrealloc(m->phs, (size_t)pcap * sizeof(*m->phs));
+		switch (tag) {
+		case FDT_BEGIN_NODE:
+			if (cur) {
+				node_done(m, cur, depth ? stack[depth - 1].node : -1, &cap, &pcap);
+				cur = NULL;
 			}
-			m->phs[m->nphs++] = (struct phandle_ent){ ph, node };
-		}
-		if (!(m->flags[s] & NODE_META)) {
-			if (m->nnodes == cap) {
-				cap = cap ? cap * 2 : 256;
-				m->nodes = xrealloc(m->nodes, (size_t)cap * sizeof(int));
+			if (++depth > MAX_DEPTH)
+				goto out;	/* fdt_verify() rules this out */
+			name = sb + off + FDT_TAGSIZE;
+			len = (uint32_t)strnlen(name, size - off - FDT_TAGSIZE);
+			cur = &stack[depth];
+			*cur = (struct ixnode){ .node = (int)off, .depth = depth, .name = name };
+			off = tag_align(off + FDT_TAGSIZE + len + 1);
+			break;
+		case FDT_END_NODE:
+			if (cur) {
+				node_done(m, cur, depth ? stack[depth - 1].node : -1, &cap, &pcap);
+				cur = NULL;
 			}
-			m->nodes[m->nnodes++] = node;
-			if (m->flags[s] & NODE_PCI)
-				m->has_pci = true;
+			if (--depth < 0)
+				goto out;
+			off += FDT_TAGSIZE;
+			break;
+		case FDT_PROP:
+			if (size - off < sizeof(struct fdt_property))
+				goto out;
+			len = fdt32_ld((const fdt32_t *)(sb + off + 4));
+			if (cur)
+				prop_flags(cur, strs + fdt32_ld((const fdt32_t *)(sb + off + 8)),
+					   sb + off + sizeof(struct fdt_property), len);
+			off = tag_align(off + (uint32_t)sizeof(struct fdt_property) + len);
+			break;
+		case FDT_NOP:
+			off += FDT_TAGSIZE;
+			break;
+		default:	/* FDT_END */
+			goto out;
 		}
-		node = fdt_next_node(m->fdt, node, &depth);
 	}
+out:
 	/* Ties keep document order: libfdt returns the first node. */
 	if (m->nphs > 1)
 		qsort(m->phs, (size_t)m->nphs, sizeof(*m->phs), cmp_phandle);
