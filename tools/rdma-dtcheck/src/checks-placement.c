@@ -35,8 +35,17 @@ void check_pool_outside_memory(struct lint *l, const struct check *c, const void
 	uint64_t base, left;
 	int i;
 
-	if (!static_pool(rm) || !m->mem_known)
+	if (!m->mem_known)
 		return;
+	if (!static_pool(rm)) {
+		/* __reserved_mem_alloc_size(): "failed to allocate memory for node" */
+		if (rm->dyn_tried && !rm->dyn_placed)
+			report(l, c, rm, rm->node, rm->nalloc ? "alloc-ranges" : "size",
+			       "no room for a dynamic pool of 0x%llx bytes in %s, around the regions reserved before it: the kernel allocates nothing and its devices get ordinary DMA",
+			       (unsigned long long)rm->size,
+			       rm->nalloc ? "RAM inside its alloc-ranges" : "RAM");
+		return;
+	}
 	/* Walk the sorted /memory ranges, letting adjacent ones join. */
 	base = rm->base;
 	left = rm->size;

@@ -686,47 +686,130 @@ static uint64_t align_down(uint64_t v, uint64_t a)
 	return a && !(a & (a - 1)) ? v & ~(a - 1) : a ? v - v % a : v;
 }
 
-/* Top-down in [lo, hi) over RAM, like __memblock_find_range_top_down(). */
-static bool place_in(const struct model *m, uint64_t lo, uint64_t hi,
-		     uint64_t size, uint64_t align, struct region *out)
+/* Memory memblock will not hand out: /memreserve/, static regions, earlier dynamic ones. */
+struct busy {
+	int n;
+	struct region *r;
+};
+
+static void busy_add(struct busy *b, uint64_t base, uint64_t size)
+{
+	if (size)
+		*(struct region *)array_push(&b->r, &b->n, sizeof(*b->r)) =
+			(struct region){ base, size };
+}
+
+/* The highest busy region overlapping [lo, hi), or NULL. */
+static const struct region *busy_hit(const struct busy *b, uint64_t lo, uint64_t hi)
+{
+	const struct region *hit = NULL;
+
+	for (int i = 0; i < b->n; i++) {
+		uint64_t e = b->r[i].base + b->r[i].size;
+
+		if (e < b->r[i].base)
+			e = UINT64_MAX;
+		if (b->r[i].base < hi && e > lo && (!hit || b->r[i].base > hit->base))
+			hit = &b->r[i];
+	}
+	return hit;
+}
+
+/*
+ * Top-down in [lo, hi) over free RAM, like __memblock_find_range_top_down():
+ * from the top of each RAM range, the highest aligned start whose range
+ * misses every busy region.
+ */
+static bool place_in(const struct model *m, const struct busy *b, uint64_t lo,
+		     uint64_t hi, uint64_t size, uint64_t align, struct region *out)
 {
 	for (int i = m->nmem - 1; i >= 0; i--) {
-		uint64_t b = m->mem[i].base, e = b + m->mem[i].size, top;
+		uint64_t rb = m->mem[i].base, e = rb + m->mem[i].size, top;
+		const struct region *hit;
 
-		if (e < b)
+		if (e < rb)
 			e = UINT64_MAX;
-		b = b > lo ? b : lo;
+		rb = rb > lo ? rb : lo;
 		e = e < hi ? e : hi;
-		if (e <= b || e - b < size)
-			continue;
-		top = align_down(e - size, align);
-		if (top < b)
-			continue;
-		out->base = top;
-		out->size = size;
-		return true;
+		/* each step moves e below one busy region: at most b->n + 1 */
+		for (int step = 0; step <= b->n && e > rb && e - rb >= size; step++) {
+			top = align_down(e - size, align);
+			if (top < rb)
+				break;
+			hit = busy_hit(b, top, top + size);
+			if (!hit) {
+				*out = (struct region){ top, size };
+				return true;
+			}
+			e = hit->base;
+		}
 	}
 	return false;
+}
+
+/*
+ * __reserved_mem_alloc_size() for @rm: alignment (SMP_CACHE_BYTES at
+ * least, early_init_dt_alloc_reserved_memory_arch()), then the first
+ * alloc-range that has room, or anywhere in RAM.
+ */
+static bool place_one(const struct model *m, const struct busy *b,
+		      const struct rmem *rm, struct region *out)
+{
+	uint64_t align = rm->align ? rm->align : 64;
+
+	if (!rm->nalloc)
+		return place_in(m, b, 0, UINT64_MAX, rm->size, align, out);
+	for (int i = 0; i < rm->nalloc; i++) {
+		uint64_t e = rm->alloc[i].base + rm->alloc[i].size;
+
+		if (place_in(m, b, rm->alloc[i].base, e < rm->alloc[i].base ? UINT64_MAX : e,
+			     rm->size, align, out))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Dynamic regions are allocated after every static one is reserved, in
+ * document order (fdt_scan_reserved_mem(); 6.1: fdt_init_reserved_mem()),
+ * each avoiding the ones before it. The kernel image, initrd and firmware
+ * reservations are not in the tree: this is where memblock starts.
+ */
+static void place_dynamic(struct model *m)
+{
+	struct busy b = { 0 };
+	int i, k;
+
+	if (!m->mem_known || m->overlay)
+		return;
+	for (i = 0; i < m->nrsv; i++)
+		busy_add(&b, m->rsv[i].base, m->rsv[i].size);
+	for (i = 0; i < m->nrmem; i++)
+		for (k = 0; m->rmem[i].in_resmem && m->rmem[i].available &&
+			    m->rmem[i].cells_known && k < m->rmem[i].nreg; k++)
+			busy_add(&b, m->rmem[i].regs[k].base, m->rmem[i].regs[k].size);
+	for (i = 0; i < m->nrmem; i++) {
+		struct rmem *rm = &m->rmem[i];
+
+		if (!rm->in_resmem || !rm->available || rm->nreg || !rm->has_size ||
+		    rm->size_bad || !rm->size || !rm->cells_known)
+			continue;
+		rm->dyn_tried = true;
+		rm->dyn_placed = place_one(m, &b, rm, &rm->dyn_at);
+		if (rm->dyn_placed)
+			busy_add(&b, rm->dyn_at.base, rm->dyn_at.size);
+	}
+	free(b.r);
 }
 
 bool model_dynamic_place(const struct model *m, const struct rmem *rm,
 			 struct region *out)
 {
-	/* early_init_dt_alloc_reserved_memory_arch(): SMP_CACHE_BYTES at least */
-	uint64_t align = rm->align ? rm->align : 64;
-
-	if (rm->nreg || !rm->has_size || rm->size_bad || !rm->size || !m->mem_known)
+	(void)m;
+	if (!rm->dyn_placed)
 		return false;
-	if (!rm->nalloc)
-		return place_in(m, 0, UINT64_MAX, rm->size, align, out);
-	for (int i = 0; i < rm->nalloc; i++) {
-		uint64_t e = rm->alloc[i].base + rm->alloc[i].size;
-
-		if (place_in(m, rm->alloc[i].base, e < rm->alloc[i].base ? UINT64_MAX : e,
-			     rm->size, align, out))
-			return true;
-	}
-	return false;
+	*out = rm->dyn_at;
+	return true;
 }
 
 struct rmem *model_rmem_at(const struct model *m, int node)
@@ -757,6 +840,7 @@ int model_build(struct model *m, const void *fdt, const struct model_opts *o)
 	scan_memory(m);
 	scan_memreserve(m);
 	scan_reserved(m);
+	place_dynamic(m);
 	model_scan_consumers(m);
 	model_scan_pci(m);
 	return 0;

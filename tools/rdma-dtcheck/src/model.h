@@ -69,6 +69,9 @@ struct rmem {
 	uint64_t align;
 	int nalloc;
 	struct region *alloc;	/* alloc-ranges of a dynamic region */
+	bool dyn_tried;		/* dynamic, and RAM is known: placement was tried */
+	bool dyn_placed;	/* memblock finds room for it ... */
+	struct region dyn_at;	/* ... here */
 	uint32_t phandle;
 	int refs;		/* memory-region entries naming it */
 	int users;		/* available DMA masters for which it is the pool */
@@ -239,8 +242,10 @@ enum arch model_guess_arch(const struct model *m);
 
 /*
  * Where memblock puts dynamic region @rm (size, alignment, alloc-ranges):
- * top-down in the first alloc-range (or all RAM) that fits. False when
- * RAM or the size is unknown, or nothing fits.
+ * top-down in the first alloc-range (or all RAM) with room, around the
+ * static regions, /memreserve/ and the dynamic regions before it. False
+ * when RAM or the size is unknown, or nothing fits (rm->dyn_tried says
+ * which).
  */
 bool model_dynamic_place(const struct model *m, const struct rmem *rm,
 			 struct region *out);
