@@ -3,7 +3,8 @@
 # Benchmark over the arm64, arm and riscv DTBs of KSRC (the 6.12 corpus):
 # rdma-dtcheck in one run and file by file, against "dtc -I dtb -O dtb"
 # file by file; and where a file-by-file run's time goes: the shell loop
-# itself (/bin/true), process start-up (--version), and the lint.
+# itself (/bin/true), process start-up (--version), and the lint. Last,
+# the model's phandle index against fdt_node_offset_by_phandle().
 # Environment: BIN OBJ KSRC TOOLDIR; RUNS (default 3).
 
 set -eu
@@ -80,3 +81,6 @@ awk -v one="$(t one_run)" -v each="$(t lint_each)" -v start="$(t start_each)" \
 		each / n * 1e6, loop / n * 1e6, (start - loop) / n * 1e6, (each - start) / n * 1e6,
 		one / n * 1e6, dtc / n * 1e6
 }'
+# The phandle index against libfdt's lookup, on the same DTBs.
+# shellcheck disable=SC2046 # paths from find, no blanks
+"$OBJ/bench-phandle" $(cat "$LIST")
