@@ -23,10 +23,15 @@ N=$(wc -l <"$LIST")
 echo "bench: $N DTBs of Linux ${ver%.} (arm64, arm, riscv), $RUNS runs each, $(nproc)-core host"
 echo "bench: $(file -b "$BIN" | cut -d, -f1-2 | sed 's/ELF //'), $(file -b "$BIN" | grep -o 'statically linked\|dynamically linked')"
 
+# shellcheck disable=SC2034 # each is read through eval below
 one_run="$BIN -q \$(cat $LIST) >/dev/null || true"
+# shellcheck disable=SC2034
 lint_each="while read f; do $BIN -q \"\$f\" >/dev/null || true; done <$LIST"
+# shellcheck disable=SC2034
 start_each="while read f; do $BIN --version >/dev/null; done <$LIST"
+# shellcheck disable=SC2034
 dtc_each="while read f; do dtc -I dtb -O dtb -o /dev/null \"\$f\" 2>/dev/null; done <$LIST"
+# shellcheck disable=SC2034
 true_each="while read f; do /bin/true; done <$LIST"
 
 names="one_run lint_each start_each dtc_each true_each"

@@ -62,6 +62,7 @@ corpus_tests() {
 	t_check $? "${tag}corpus $ver: no finding on boards without a restricted pool${bad:+ (got:$bad)}"
 
 	# mt8192-asurada: the wifi pool behind the PCIe host bridge.
+	# shellcheck disable=SC2046 # paths from find, no blanks
 	set -- $(grep 'mt8192-asurada' "$list")
 	if [ $# -eq 0 ]; then
 		t_fail "${tag}corpus $ver: mt8192-asurada DTBs present"
