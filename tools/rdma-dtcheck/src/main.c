@@ -311,6 +311,11 @@ int main(int argc, char **argv)
 			lint_one(argv[i], i - optind, &o, &fs);
 	}
 	input_free(&o.base_in);
+	/* A pool rdmatop saw that no tree has: a typo, or the wrong board. */
+	for (i = 0; o.usage_path && i < o.usage.npools; i++)
+		if (o.usage.pools[i].restricted && !o.usage.hits[i])
+			fprintf(stderr, "rdma-dtcheck: --usage: %s: pool %s is in no tree linted\n",
+				o.usage.file, o.usage.pools[i].name);
 
 	if (o.format == FMT_JSON)
 		output_json(stdout, &fs, o.quiet);

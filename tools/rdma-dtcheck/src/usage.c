@@ -60,6 +60,8 @@ static void take_pool(struct usage *u, const struct jval *p)
 		return;
 	pu = pool_get(u, name);
 	pu->records++;
+	if (json_member(p, "restricted") && json_member(p, "restricted")->t == J_BOOL)
+		pu->restricted = json_member(p, "restricted")->b;
 	json_member_u64(p, "base", &pu->base);
 	json_member_u64(p, "size", &pu->size);
 	if (json_member_u64(p, "hiwater_bytes", &v) || json_member_u64(p, "used_bytes", &v)) {
@@ -167,6 +169,8 @@ int usage_load(const char *path, struct usage *u, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		ret = -1;
 	}
+	if (!ret)
+		u->hits = xcalloc((size_t)u->npools + 1, sizeof(*u->hits));
 	if (!ret && !u->records) {
 		snprintf(err, errlen, "%s: no rdmatop records (rdmatop --json output, one object a line)",
 			 path);
@@ -183,6 +187,7 @@ void usage_free(struct usage *u)
 	for (int i = 0; i < u->npools; i++)
 		free(u->pools[i].name);
 	free(u->pools);
+	free(u->hits);
 	free(u->file);
 	memset(u, 0, sizeof(*u));
 }
@@ -190,13 +195,19 @@ void usage_free(struct usage *u)
 const struct pool_use *usage_find(const struct usage *u, const char *name,
 				  uint64_t base, bool have_base)
 {
-	for (int i = 0; i < u->npools; i++)
+	int hit = -1;
+
+	for (int i = 0; hit < 0 && i < u->npools; i++)
 		if (!strcmp(u->pools[i].name, name))
-			return &u->pools[i];
-	for (int i = 0; have_base && i < u->npools; i++)
+			hit = i;
+	for (int i = 0; hit < 0 && have_base && i < u->npools; i++)
 		if (u->pools[i].size && u->pools[i].base == base)
-			return &u->pools[i];
-	return NULL;
+			hit = i;
+	if (hit < 0)
+		return NULL;
+	if (u->hits)
+		u->hits[hit]++;
+	return &u->pools[hit];
 }
 
 /*

@@ -14,6 +14,7 @@
 /* One pool over every record of the file. */
 struct pool_use {
 	char *name;		/* reserved-memory node name, as rdmatop gives it */
+	bool restricted;	/* a restricted pool (not the default swiotlb) */
 	uint64_t base, size;	/* as the kernel reported it */
 	int records;		/* records that list the pool */
 	bool have_peak;
@@ -33,6 +34,7 @@ struct usage {
 	int records;
 	int npools;
 	struct pool_use *pools;
+	int *hits;		/* per pool: lookups that found it (usage_find) */
 };
 
 /*
@@ -46,7 +48,10 @@ void usage_free(struct usage *u);
 int usage_add_record(struct usage *u, const char *line, size_t len, char *err,
 		     size_t errlen);
 
-/* The pool named @name (node name), else the one at @base; or NULL. */
+/*
+ * The pool named @name (node name), else the one at @base; or NULL. Counts
+ * the hit, so that pools no tree has can be named afterwards.
+ */
 const struct pool_use *usage_find(const struct usage *u, const char *name,
 				  uint64_t base, bool have_base);
 

@@ -212,6 +212,16 @@ cli_tests() {
 	run_in "$uf" "$bin" --usage "$w/runs.json" trigger.dts
 	grep -q 'nvme:size: on the device 6 mappings .*validated: the tree with it lints without new findings \[pool-usage-failed\]$' "$RUN_OUT"
 	t_check $? "${tag}--usage: counters of concatenated rdmatop runs add up" "$RUN_OUT"
+	# A pool in the records that no tree linted has is named on stderr;
+	# wifi@50000000 is found by its base under another name.
+	run_in "$uf" "$bin" --usage usage.json "$fx/pool-usage-headroom/trigger.dts"
+	[ $RUN_RC -eq 1 ] && grep -q 'usage: usage.json: pool nvme is in no tree linted' "$RUN_ERR" &&
+		! grep -q 'wifi@50000000 is in no tree' "$RUN_ERR" &&
+		grep -q 'restricted@50000000:reg: on the device 3 mappings' "$RUN_OUT"
+	t_check $? "${tag}--usage: pools of the records that no tree has are named" "$RUN_ERR"
+	run_in "$uf" "$bin" --usage usage.json trigger.dts
+	[ ! -s "$RUN_ERR" ]
+	t_check $? "${tag}--usage: no such note when every pool is found" "$RUN_ERR"
 	# The suggestion is linted: growing the wifi pool in place would overlap.
 	run_in "$uf" "$bin" -f json --usage usage.json trigger.dts
 	grep -q 'suggested size 2 MiB (0x200000), but with it /reserved-memory/wifi@50000000:reg gets: pool overlaps reserved region /reserved-memory/fw@50100000' "$RUN_OUT"
