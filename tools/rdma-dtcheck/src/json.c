@@ -24,7 +24,7 @@ struct jp {
 };
 
 static int fail(struct jp *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));	/* __printf() is the kernel's */
 
 static int fail(struct jp *p, const char *fmt, ...)
 {
@@ -108,7 +108,7 @@ static int utf8(unsigned int cp, char *b)
 	return 4;
 }
 
-static int string(struct jp *p, char **out)
+static int parse_string(struct jp *p, char **out)
 {
 	size_t cap = 16, n = 0;
 	char *b;
@@ -143,11 +143,21 @@ static int string(struct jp *p, char **out)
 			case '"': case '\\': case '/':
 				tmp[0] = (char)c;
 				break;
-			case 'b': tmp[0] = '\b'; break;
-			case 'f': tmp[0] = '\f'; break;
-			case 'n': tmp[0] = '\n'; break;
-			case 'r': tmp[0] = '\r'; break;
-			case 't': tmp[0] = '\t'; break;
+			case 'b':
+				tmp[0] = '\b';
+				break;
+			case 'f':
+				tmp[0] = '\f';
+				break;
+			case 'n':
+				tmp[0] = '\n';
+				break;
+			case 'r':
+				tmp[0] = '\r';
+				break;
+			case 't':
+				tmp[0] = '\t';
+				break;
 			case 'u':
 				if (hex4(p, &cp)) {
 					free(b);
@@ -185,7 +195,7 @@ static int string(struct jp *p, char **out)
 	return 0;
 }
 
-static int number(struct jp *p, struct jval *v)
+static int parse_number(struct jp *p, struct jval *v)
 {
 	size_t start = p->pos;
 	bool frac = false;
@@ -249,7 +259,7 @@ static int members(struct jp *p, struct jval *v, int depth, char close)
 
 		skip_ws(p);
 		if (close == '}') {
-			if (string(p, &key))
+			if (parse_string(p, &key))
 				return -1;
 			skip_ws(p);
 			if (peek(p) != ':') {
@@ -294,7 +304,7 @@ static int value(struct jp *p, struct jval *v, int depth)
 		return members(p, v, depth, ']');
 	case '"':
 		v->t = J_STR;
-		return string(p, &v->str);
+		return parse_string(p, &v->str);
 	case 't':
 		v->t = J_BOOL;
 		v->b = true;
@@ -305,7 +315,7 @@ static int value(struct jp *p, struct jval *v, int depth)
 	case 'n':
 		return literal(p, "null");
 	default:
-		return number(p, v);
+		return parse_number(p, v);
 	}
 }
 
