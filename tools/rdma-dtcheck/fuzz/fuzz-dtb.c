@@ -1,16 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz-dtb.c - libFuzzer target for the binary input path: validation,
- * model building, every check and every output format.
+ * model building, every check and every output format. Every pool also
+ * gets a --usage summary (failures on even pools, a high peak on odd
+ * ones), so the suggestions re-lint each mutated tree with a new size.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "checks.h"
 #include "input.h"
 #include "model.h"
 #include "output.h"
+#include "usage.h"
+#include "util.h"
+
+static void fake_usage(const struct model *m, struct usage *u)
+{
+	for (int i = 0; i < m->nrmem; i++) {
+		const struct rmem *rm = &m->rmem[i];
+		const char *name = strrchr(rm->path, '/');
+		struct pool_use *pu;
+
+		if (!rm->pool)
+			continue;
+		pu = array_push(&u->pools, &u->npools, sizeof(*pu));
+		pu->name = xstrdup(name ? name + 1 : rm->path);
+		pu->records = 1;
+		pu->have_peak = pu->have_failures = true;
+		pu->peak = rm->size - rm->size / 10;
+		pu->largest = rm->size / 3;
+		if (!(i & 1)) {
+			pu->map_failures = 1;
+			pu->fail_demand = rm->size + 4096;
+			pu->frag_failures = i & 2;
+		}
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -19,7 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct check_conf conf[64];
 	static FILE *sink;
 	/* the semantics with the most checks on: 6.1 */
-	static const struct model_opts mo = { .kernel = KVER_6_1, .page_size = 0x1000 };
+	struct model_opts mo = { .kernel = KVER_6_1, .page_size = 0x1000 };
+	struct usage u = { .file = (char *)"fuzz.json" };
 	struct findings fs = { 0 };
 	struct dt_input in;
 	struct model m;
@@ -36,6 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (input_from_memory("fuzz", data, size, &in, err, sizeof(err)))
 		return 0;
 	model_build(&m, in.blob, &mo);
+	fake_usage(&m, &u);
+	mo.usage = &u;
 	fs.files = 1;
 	l = (struct lint){ .m = &m, .in = &in, .conf = conf, .out = &fs };
 	checks_run(&l);
@@ -45,5 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	findings_free(&fs);
 	model_free(&m);
 	input_free(&in);
+	for (int i = 0; i < u.npools; i++)
+		free(u.pools[i].name);
+	free(u.pools);
 	return 0;
 }

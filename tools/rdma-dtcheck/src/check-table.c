@@ -37,7 +37,7 @@ const struct check check_table[] = {
 	CHECK("pool-size-granule", SEV_WARNING, SCOPE_POOL, check_pool_size_granule,
 	      "pool size not a multiple of the 2 KiB slot: the tail is lost", "pool-too-small"),
 	CHECK("pool-size-segment", SEV_WARNING, SCOPE_POOL, check_pool_size_segment,
-	      "pool size not a multiple of 256 KiB: a partial segment",
+	      "6.1 only: pool size not a multiple of 256 KiB: a partial segment",
 	      "pool-too-small", "pool-size-granule", "pool-below-max-mapping"),
 	CHECK("pool-alignment", SEV_WARNING, SCOPE_POOL, check_pool_alignment,
 	      "pool base or size not page-aligned", "pool-no-region", "pool-reg-format"),
@@ -46,6 +46,9 @@ const struct check check_table[] = {
 	      "pool not inside a /memory range", "pool-too-small", "reserved-memory-root"),
 	CHECK("pool-overlap", SEV_ERROR, SCOPE_POOL, check_pool_overlap,
 	      "pool overlaps a reserved region, a /memreserve/ entry or another pool",
+	      "pool-too-small", "reserved-memory-root"),
+	CHECK("pool-highmem", SEV_ERROR, SCOPE_POOL, check_pool_highmem,
+	      "32-bit ARM: pool (or where memblock puts a dynamic one) in highmem or past the linear map",
 	      "pool-too-small", "reserved-memory-root"),
 	/* consumers and memory-region */
 	CHECK("memory-region-unresolved", SEV_ERROR, SCOPE_CONSUMER, check_region_unresolved,
@@ -63,7 +66,8 @@ const struct check check_table[] = {
 	CHECK("consumer-iommu", SEV_WARNING, SCOPE_CONSUMER, check_iommu_and_pool,
 	      "device has an IOMMU and a restricted pool: the pool is ignored", NULL),
 	CHECK("pool-dma-unreachable", SEV_ERROR, SCOPE_CONSUMER, check_dma_unreachable,
-	      "pool outside the dma-ranges windows of the consumer's buses", "memory-region-unresolved"),
+	      "pool (or where memblock puts a dynamic one) outside the consumer's dma-ranges windows",
+	      "memory-region-unresolved"),
 	CHECK("pci-memory-region-unmatched", SEV_WARNING, SCOPE_CONSUMER, check_pci_unmatched,
 	      "memory-region under a PCI bus where the 6.1 lookup never reads it", NULL),
 	CHECK("pool-unreferenced", SEV_WARNING, SCOPE_POOL, check_pool_unreferenced,
@@ -73,6 +77,16 @@ const struct check check_table[] = {
 	      "pool-location"),
 	CHECK("pci-pool-lookup", SEV_INFO, SCOPE_PCI, check_pci_lookup,
 	      "which restricted pool 6.1 gives the PCI functions at each node", NULL),
+	/* --usage: sizes against the field; last, so a re-lint sees every finding */
+	CHECK("pool-usage-failed", SEV_ERROR, SCOPE_POOL, check_usage_failed,
+	      "--usage: mappings through the pool failed on the device; a size that serves them",
+	      "pool-too-small"),
+	CHECK("pool-usage-headroom", SEV_WARNING, SCOPE_POOL, check_usage_headroom,
+	      "--usage: peak use on the device leaves too little free; a size with headroom",
+	      "pool-too-small"),
+	CHECK("pool-usage-oversized", SEV_INFO, SCOPE_POOL, check_usage_oversized,
+	      "--usage: the pool is over four times what the device used; a smaller size",
+	      "pool-too-small"),
 };
 
 const int check_count = ARRAY_SIZE(check_table);

@@ -93,8 +93,12 @@ void check_multiple_pools(struct lint *l, const struct check *c, const void *obj
 void check_shared_before_restricted(struct lint *l, const struct check *c, const void *obj);
 void check_not_dma_master(struct lint *l, const struct check *c, const void *obj);
 void check_iommu_and_pool(struct lint *l, const struct check *c, const void *obj);
+void check_pool_highmem(struct lint *l, const struct check *c, const void *obj);
 void check_dma_unreachable(struct lint *l, const struct check *c, const void *obj);
 void check_pci_unmatched(struct lint *l, const struct check *c, const void *obj);
 void check_pci_lookup(struct lint *l, const struct check *c, const void *obj);
+void check_usage_failed(struct lint *l, const struct check *c, const void *obj);
+void check_usage_headroom(struct lint *l, const struct check *c, const void *obj);
+void check_usage_oversized(struct lint *l, const struct check *c, const void *obj);
 
 #endif

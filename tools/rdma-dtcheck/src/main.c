@@ -15,6 +15,7 @@
 #include "model.h"
 #include "output.h"
 #include "overlay.h"
+#include "usage.h"
 #include "util.h"
 
 enum format { FMT_TEXT, FMT_JSON, FMT_SARIF };
@@ -28,6 +29,8 @@ struct options {
 	bool werror;
 	const char *base;	/* --base: overlays are applied onto this */
 	struct dt_input base_in;
+	const char *usage_path;	/* --usage: rdmatop's JSON records */
+	struct usage usage;
 };
 
 static void usage(FILE *f)
@@ -41,9 +44,11 @@ static void usage(FILE *f)
 	      "      --dtc=PROG        dtc to use (default: dtc)\n"
 	      "      --cpp=PROG        preprocessor to use (default: cpp)\n"
 	      "  -k, --kernel=VER      kernel semantics: 6.12 (default) or 6.1\n"
+	      "      --arch=ARCH       arm64, arm or riscv (default: from the CPU nodes)\n"
 	      "      --page-size=N     the kernel's page size: 4K (default), 16K or 64K\n"
 	      "  -m, --memory=BASE:SIZE  RAM the bootloader passes (repeatable); replaces /memory\n"
 	      "      --base=DTB        apply each FILE (an overlay) onto DTB and lint the result\n"
+	      "  -u, --usage=JSON      check pool sizes against rdmatop --json records\n"
 	      "  -f, --format=FMT      text (default), json or sarif\n"
 	      "  -W NAME               enable check NAME (info checks become warnings)\n"
 	      "  -W no-NAME            disable check NAME\n"
@@ -97,7 +102,7 @@ static int set_check(struct options *o, const char *arg, bool as_error)
 
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	enum { OPT_NO_CPP = 256, OPT_DTC, OPT_CPP, OPT_LIST, OPT_PAGE, OPT_BASE };
+	enum { OPT_NO_CPP = 256, OPT_DTC, OPT_CPP, OPT_LIST, OPT_PAGE, OPT_BASE, OPT_ARCH };
 	static const struct option longopts[] = {
 		{ "include", required_argument, NULL, 'I' },
 		{ "no-cpp", no_argument, NULL, OPT_NO_CPP },
@@ -108,6 +113,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "page-size", required_argument, NULL, OPT_PAGE },
 		{ "memory", required_argument, NULL, 'm' },
 		{ "base", required_argument, NULL, OPT_BASE },
+		{ "arch", required_argument, NULL, OPT_ARCH },
+		{ "usage", required_argument, NULL, 'u' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "list-checks", no_argument, NULL, OPT_LIST },
 		{ "help", no_argument, NULL, 'h' },
@@ -116,7 +123,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "I:f:k:m:W:E:qhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "I:f:k:m:u:W:E:qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'I':
 			o->in.incdirs = xrealloc(o->in.incdirs,
@@ -155,8 +162,24 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			break;
+		case OPT_ARCH:
+			if (!strcmp(optarg, "arm64"))
+				o->mo.arch = ARCH_ARM64;
+			else if (!strcmp(optarg, "arm"))
+				o->mo.arch = ARCH_ARM;
+			else if (!strcmp(optarg, "riscv"))
+				o->mo.arch = ARCH_RISCV;
+			else {
+				fprintf(stderr, "rdma-dtcheck: --arch: '%s' is not arm64, arm or riscv\n",
+					optarg);
+				return -1;
+			}
+			break;
 		case OPT_BASE:
 			o->base = optarg;
+			break;
+		case 'u':
+			o->usage_path = optarg;
 			break;
 		case OPT_PAGE:
 			if (parse_size(optarg, &o->mo.page_size) ||
@@ -268,6 +291,18 @@ int main(int argc, char **argv)
 
 		*slot = xstrdup(strcmp(argv[i], "-") ? argv[i] : "<stdin>");
 	}
+	if (o.usage_path) {
+		if (usage_load(o.usage_path, &o.usage, err, sizeof(err))) {
+			fprintf(stderr, "rdma-dtcheck: --usage: %s\n", err);
+			usage_free(&o.usage);
+			findings_free(&fs);
+			free(o.conf);
+			free(o.in.incdirs);
+			free(o.mo.mem);
+			return 2;
+		}
+		o.mo.usage = &o.usage;
+	}
 	if (o.base && input_load(o.base, &o.in, &o.base_in, err, sizeof(err))) {
 		fprintf(stderr, "rdma-dtcheck: --base: %s\n", err);
 		fs.input_errors++;
@@ -276,6 +311,11 @@ int main(int argc, char **argv)
 			lint_one(argv[i], i - optind, &o, &fs);
 	}
 	input_free(&o.base_in);
+	/* A pool rdmatop saw that no tree has: a typo, or the wrong board. */
+	for (i = 0; o.usage_path && i < o.usage.npools; i++)
+		if (o.usage.pools[i].restricted && !o.usage.hits[i])
+			fprintf(stderr, "rdma-dtcheck: --usage: %s: pool %s is in no tree linted\n",
+				o.usage.file, o.usage.pools[i].name);
 
 	if (o.format == FMT_JSON)
 		output_json(stdout, &fs, o.quiet);
@@ -291,6 +331,7 @@ int main(int argc, char **argv)
 	else
 		ret = 0;
 	findings_free(&fs);
+	usage_free(&o.usage);
 	free(o.conf);
 	free(o.in.incdirs);
 	free(o.mo.mem);

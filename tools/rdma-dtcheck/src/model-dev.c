@@ -407,6 +407,8 @@ void model_scan_consumers(struct model *m)
 		const fdt32_t *p;
 		struct consumer *c;
 
+		if (!(m->flags[node / 4] & NODE_MEMREGION))
+			continue;
 		p = fdt_getprop(fdt, node, "memory-region", &len);
 		if (!p)
 			continue;

@@ -19,16 +19,6 @@
 #define ROOT_CELLS_DEFAULT 1	/* OF_ROOT_NODE_{ADDR,SIZE}_CELLS_DEFAULT */
 #define MAX_DEPTH 64		/* FDT_MAX_DEPTH; fdt_verify() refuses deeper */
 
-enum {
-	NODE_MEMORY = 1,	/* device_type = "memory" */
-	NODE_POOL = 2,		/* compatible has "restricted-dma-pool" */
-	NODE_MEMREGION = 4,	/* has memory-region */
-	NODE_PCI = 8,		/* device_type = "pci"/"pciex" */
-	NODE_META = 16,		/* in __symbols__, __fixups__, __local_fixups__ */
-	NODE_OVERLAY = 32,	/* /<fragment>/__overlay__ */
-	NODE_RESMEM = 64,	/* /reserved-memory, or an overlay's stand-in */
-};
-
 /* libfdt's fdt_stringlist_contains() never reads past @len. */
 bool has_string(const char *list, int len, const char *s)
 {
@@ -41,31 +31,51 @@ const char *prop_string(const void *fdt, int node, const char *name)
 	return node >= 0 ? fdt_stringlist_get(fdt, node, name, 0, NULL) : NULL;
 }
 
-static uint8_t node_flags(const void *fdt, int node)
+/* A node being indexed: its flags and phandle gather property by property. */
+struct ixnode {
+	int node, depth;
+	const char *name;
+	uint8_t flags;
+	uint32_t ph, legacy;	/* "phandle", "linux,phandle" (dtc -H legacy) */
+};
+
+/* What one property tells the index about its node. */
+static void prop_flags(struct ixnode *n, const char *name, const char *v, uint32_t len)
 {
-	uint8_t f = 0;
-	int p;
-
-	fdt_for_each_property_offset(p, fdt, node) {
-		const char *name, *v;
-		int len;
-
-		v = fdt_getprop_by_offset(fdt, p, &name, &len);
-		if (!v || !name)
-			continue;
+	switch (name[0]) {
+	case 'd':
 		if (!strcmp(name, "device_type") && len > 0 && !v[len - 1]) {
 			if (!strcmp(v, "memory"))
-				f |= NODE_MEMORY;
+				n->flags |= NODE_MEMORY;
 			else if (!strcmp(v, "pci") || !strcmp(v, "pciex"))
-				f |= NODE_PCI;
-		} else if (!strcmp(name, "compatible")) {
-			if (has_string(v, len, "restricted-dma-pool"))
-				f |= NODE_POOL;
-		} else if (!strcmp(name, "memory-region")) {
-			f |= NODE_MEMREGION;
+				n->flags |= NODE_PCI;
 		}
+		break;
+	case 'c':
+		if (!strcmp(name, "compatible") && has_string(v, (int)len, "restricted-dma-pool"))
+			n->flags |= NODE_POOL;
+		break;
+	case 'm':
+		if (!strcmp(name, "memory-region"))
+			n->flags |= NODE_MEMREGION;
+		break;
+	case 'p':
+		if (len == 4 && !strcmp(name, "phandle"))
+			n->ph = fdt32_ld((const fdt32_t *)v);
+		break;
+	case 'l':
+		if (len == 4 && !strcmp(name, "linux,phandle"))
+			n->legacy = fdt32_ld((const fdt32_t *)v);
+		break;
 	}
-	return f;
+}
+
+/* libfdt's name match: "cpus" finds "cpus" and "cpus@0". */
+static bool name_matches(const char *n, const char *want)
+{
+	size_t l = strlen(want);
+
+	return !strncmp(n, want, l) && (!n[l] || n[l] == '@');
 }
 
 static int cmp_phandle(const void *a, const void *b)
@@ -83,20 +93,74 @@ static bool is_meta_name(const char *n)
 	       !strcmp(n, "__local_fixups__");
 }
 
+static uint32_t tag_align(uint32_t off)
+{
+	return (off + FDT_TAGSIZE - 1) & ~(uint32_t)(FDT_TAGSIZE - 1);
+}
+
+/* @n's properties are all read: record it. */
+static void node_done(struct model *m, const struct ixnode *n, int parent,
+		      int *cap, int *pcap)
+{
+	int s = n->node / 4;
+	uint32_t ph = n->ph ? n->ph : n->legacy;	/* fdt_get_phandle() */
+
+	m->parents[s] = parent;
+	m->flags[s] |= n->flags;
+	if ((parent >= 0 && (m->flags[parent / 4] & NODE_META)) ||
+	    (n->depth == 1 && is_meta_name(n->name)))
+		m->flags[s] |= NODE_META;
+	if (n->depth == 2 && !strcmp(n->name, "__overlay__"))
+		m->flags[s] |= NODE_OVERLAY;
+	/* the root's children the scans look up, as fdt_path_offset() would */
+	if (n->depth == 1) {
+		if (m->root_cpus < 0 && name_matches(n->name, "cpus"))
+			m->root_cpus = n->node;
+		if (m->root_resmem < 0 && name_matches(n->name, "reserved-memory"))
+			m->root_resmem = n->node;
+		if (m->root_fixups < 0 && name_matches(n->name, "__fixups__"))
+			m->root_fixups = n->node;
+	}
+	if (ph && ph != (uint32_t)-1) {
+		if (m->nphs == *pcap) {
+			*pcap = *pcap ? *pcap * 2 : 64;
+			m->phs = xrealloc(m->phs, (size_t)*pcap * sizeof(*m->phs));
+		}
+		m->phs[m->nphs++] = (struct phandle_ent){ ph, n->node };
+	}
+	if (!(m->flags[s] & NODE_META)) {
+		if (m->nnodes == *cap) {
+			*cap = *cap ? *cap * 2 : 256;
+			m->nodes = xrealloc(m->nodes, (size_t)*cap * sizeof(int));
+		}
+		m->nodes[m->nnodes++] = n->node;
+		if (m->flags[s] & NODE_PCI)
+			m->has_pci = true;
+	}
+}
+
 /*
- * One walk records each node's parent, its phandle (fdt_get_phandle():
- * "phandle", else the "linux,phandle" of dtc -H legacy) and the few
- * properties the scans look for. libfdt's fdt_parent_offset() and
- * fdt_node_offset_by_phandle() rescan the tree on every call: with
- * thousands of consumers that was most of the run time.
+ * One walk over the structure block records each node's parent, its
+ * phandle and the few properties the scans look for. libfdt's
+ * fdt_parent_offset() and fdt_node_offset_by_phandle() rescan the tree on
+ * every call (with thousands of consumers that was most of the run time),
+ * and walking with fdt_next_node() and fdt_for_each_property_offset()
+ * re-reads every tag several times: this walk reads each once. It relies
+ * on fdt_verify() having checked every tag, name and length, and sees
+ * what libfdt sees: a node's properties are those before its first child.
  */
 static void build_index(struct model *m)
 {
-	int stack[MAX_DEPTH + 1], depth = 0, node = 0, cap = 0, pcap = 0;
+	const char *sb = (const char *)m->fdt + fdt_off_dt_struct(m->fdt);
+	const char *strs = (const char *)m->fdt + fdt_off_dt_strings(m->fdt);
+	struct ixnode stack[MAX_DEPTH + 1], *cur = NULL;
+	int depth = -1, cap = 0, pcap = 0;
+	uint32_t size, off = 0;
 
 	/* Version 16 has no size_dt_struct (fdt_verify() bounded it so). */
-	m->nslots = (int)((fdt_version(m->fdt) >= 17 ? fdt_size_dt_struct(m->fdt) :
-			   fdt_totalsize(m->fdt) - fdt_off_dt_struct(m->fdt)) / 4) + 1;
+	size = fdt_version(m->fdt) >= 17 ? fdt_size_dt_struct(m->fdt) :
+	       fdt_totalsize(m->fdt) - fdt_off_dt_struct(m->fdt);
+	m->nslots = (int)(size / 4) + 1;
 	m->parents = xmalloc((size_t)m->nslots * sizeof(int));
 	m->flags = xcalloc((size_t)m->nslots, 1);
 	m->rmem_at = xcalloc((size_t)m->nslots, sizeof(int));
@@ -104,40 +168,50 @@ static void build_index(struct model *m)
 	m->frag_at = xcalloc((size_t)m->nslots, sizeof(int));
 	for (int i = 0; i < m->nslots; i++)
 		m->parents[i] = -1;
-	while (node >= 0 && depth >= 0) {
-		int par = depth ? stack[depth - 1] : -1, s = node / 4;
-		const char *n = fdt_get_name(m->fdt, node, NULL);
-		uint32_t ph;
+	while (size - off >= FDT_TAGSIZE) {
+		uint32_t tag = fdt32_ld((const fdt32_t *)(sb + off)), len;
+		const char *name;
 
-		if (depth > MAX_DEPTH || s >= m->nslots || !n)
-			break;	/* fdt_verify() rules these out */
-		stack[depth] = node;
-		m->parents[s] = par;
-		m->flags[s] = node_flags(m->fdt, node);
-		if ((par >= 0 && (m->flags[par / 4] & NODE_META)) ||
-		    (depth == 1 && is_meta_name(n)))
-			m->flags[s] |= NODE_META;
-		if (depth == 2 && !strcmp(n, "__overlay__"))
-			m->flags[s] |= NODE_OVERLAY;
-		ph = fdt_get_phandle(m->fdt, node);
-		if (ph && ph != (uint32_t)-1) {
-			if (m->nphs == pcap) {
-				pcap = pcap ? pcap * 2 : 64;
-				m->phs = xrealloc(m->phs, (size_t)pcap * sizeof(*m->phs));
+		switch (tag) {
+		case FDT_BEGIN_NODE:
+			if (cur) {
+				node_done(m, cur, depth ? stack[depth - 1].node : -1, &cap, &pcap);
+				cur = NULL;
 			}
-			m->phs[m->nphs++] = (struct phandle_ent){ ph, node };
-		}
-		if (!(m->flags[s] & NODE_META)) {
-			if (m->nnodes == cap) {
-				cap = cap ? cap * 2 : 256;
-				m->nodes = xrealloc(m->nodes, (size_t)cap * sizeof(int));
+			if (++depth > MAX_DEPTH)
+				goto out;	/* fdt_verify() rules this out */
+			name = sb + off + FDT_TAGSIZE;
+			len = (uint32_t)strnlen(name, size - off - FDT_TAGSIZE);
+			cur = &stack[depth];
+			*cur = (struct ixnode){ .node = (int)off, .depth = depth, .name = name };
+			off = tag_align(off + FDT_TAGSIZE + len + 1);
+			break;
+		case FDT_END_NODE:
+			if (cur) {
+				node_done(m, cur, depth ? stack[depth - 1].node : -1, &cap, &pcap);
+				cur = NULL;
 			}
-			m->nodes[m->nnodes++] = node;
-			if (m->flags[s] & NODE_PCI)
-				m->has_pci = true;
+			if (--depth < 0)
+				goto out;
+			off += FDT_TAGSIZE;
+			break;
+		case FDT_PROP:
+			if (size - off < sizeof(struct fdt_property))
+				goto out;
+			len = fdt32_ld((const fdt32_t *)(sb + off + 4));
+			if (cur)
+				prop_flags(cur, strs + fdt32_ld((const fdt32_t *)(sb + off + 8)),
+					   sb + off + sizeof(struct fdt_property), len);
+			off = tag_align(off + (uint32_t)sizeof(struct fdt_property) + len);
+			break;
+		case FDT_NOP:
+			off += FDT_TAGSIZE;
+			break;
+		default:	/* FDT_END */
+			goto out;
 		}
-		node = fdt_next_node(m->fdt, node, &depth);
 	}
+out:
 	/* Ties keep document order: libfdt returns the first node. */
 	if (m->nphs > 1)
 		qsort(m->phs, (size_t)m->nphs, sizeof(*m->phs), cmp_phandle);
@@ -273,7 +347,7 @@ static int cmp_fixup(const void *a, const void *b)
 /* Every "path:prop:offset" entry of /__fixups__, sorted for lookups. */
 static void index_fixups(struct model *m)
 {
-	int fx = fdt_path_offset(m->fdt, "/__fixups__"), p;
+	int fx = m->root_fixups, p;
 
 	if (fx < 0)
 		return;
@@ -370,7 +444,7 @@ static void find_resmem(struct model *m)
 
 	m->resmem = -1;
 	if (!m->overlay) {
-		n = fdt_path_offset(m->fdt, "/reserved-memory");
+		n = m->root_resmem;
 		if (n >= 0) {
 			m->flags[n / 4] |= NODE_RESMEM;
 			m->resmem = n;
@@ -607,6 +681,137 @@ static void scan_reserved(struct model *m)
 	}
 }
 
+static uint64_t align_down(uint64_t v, uint64_t a)
+{
+	return a && !(a & (a - 1)) ? v & ~(a - 1) : a ? v - v % a : v;
+}
+
+/* Memory memblock will not hand out: /memreserve/, static regions, earlier dynamic ones. */
+struct busy {
+	int n;
+	struct region *r;
+};
+
+static void busy_add(struct busy *b, uint64_t base, uint64_t size)
+{
+	if (size)
+		*(struct region *)array_push(&b->r, &b->n, sizeof(*b->r)) =
+			(struct region){ base, size };
+}
+
+/* The highest busy region overlapping [lo, hi), or NULL. */
+static const struct region *busy_hit(const struct busy *b, uint64_t lo, uint64_t hi)
+{
+	const struct region *hit = NULL;
+
+	for (int i = 0; i < b->n; i++) {
+		uint64_t e = b->r[i].base + b->r[i].size;
+
+		if (e < b->r[i].base)
+			e = UINT64_MAX;
+		if (b->r[i].base < hi && e > lo && (!hit || b->r[i].base > hit->base))
+			hit = &b->r[i];
+	}
+	return hit;
+}
+
+/*
+ * Top-down in [lo, hi) over free RAM, like __memblock_find_range_top_down():
+ * from the top of each RAM range, the highest aligned start whose range
+ * misses every busy region.
+ */
+static bool place_in(const struct model *m, const struct busy *b, uint64_t lo,
+		     uint64_t hi, uint64_t size, uint64_t align, struct region *out)
+{
+	for (int i = m->nmem - 1; i >= 0; i--) {
+		uint64_t rb = m->mem[i].base, e = rb + m->mem[i].size, top;
+		const struct region *hit;
+
+		if (e < rb)
+			e = UINT64_MAX;
+		rb = rb > lo ? rb : lo;
+		e = e < hi ? e : hi;
+		/* each step moves e below one busy region: at most b->n + 1 */
+		for (int step = 0; step <= b->n && e > rb && e - rb >= size; step++) {
+			top = align_down(e - size, align);
+			if (top < rb)
+				break;
+			hit = busy_hit(b, top, top + size);
+			if (!hit) {
+				*out = (struct region){ top, size };
+				return true;
+			}
+			e = hit->base;
+		}
+	}
+	return false;
+}
+
+/*
+ * __reserved_mem_alloc_size() for @rm: alignment (SMP_CACHE_BYTES at
+ * least, early_init_dt_alloc_reserved_memory_arch()), then the first
+ * alloc-range that has room, or anywhere in RAM.
+ */
+static bool place_one(const struct model *m, const struct busy *b,
+		      const struct rmem *rm, struct region *out)
+{
+	uint64_t align = rm->align ? rm->align : 64;
+
+	if (!rm->nalloc)
+		return place_in(m, b, 0, UINT64_MAX, rm->size, align, out);
+	for (int i = 0; i < rm->nalloc; i++) {
+		uint64_t e = rm->alloc[i].base + rm->alloc[i].size;
+
+		if (place_in(m, b, rm->alloc[i].base, e < rm->alloc[i].base ? UINT64_MAX : e,
+			     rm->size, align, out))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Dynamic regions are allocated after every static one is reserved, in
+ * document order (fdt_scan_reserved_mem(); 6.1: fdt_init_reserved_mem()),
+ * each avoiding the ones before it. The kernel image, initrd and firmware
+ * reservations are not in the tree: this is where memblock starts.
+ */
+static void place_dynamic(struct model *m)
+{
+	struct busy b = { 0 };
+	int i, k;
+
+	if (!m->mem_known || m->overlay)
+		return;
+	for (i = 0; i < m->nrsv; i++)
+		busy_add(&b, m->rsv[i].base, m->rsv[i].size);
+	for (i = 0; i < m->nrmem; i++)
+		for (k = 0; m->rmem[i].in_resmem && m->rmem[i].available &&
+			    m->rmem[i].cells_known && k < m->rmem[i].nreg; k++)
+			busy_add(&b, m->rmem[i].regs[k].base, m->rmem[i].regs[k].size);
+	for (i = 0; i < m->nrmem; i++) {
+		struct rmem *rm = &m->rmem[i];
+
+		if (!rm->in_resmem || !rm->available || rm->nreg || !rm->has_size ||
+		    rm->size_bad || !rm->size || !rm->cells_known)
+			continue;
+		rm->dyn_tried = true;
+		rm->dyn_placed = place_one(m, &b, rm, &rm->dyn_at);
+		if (rm->dyn_placed)
+			busy_add(&b, rm->dyn_at.base, rm->dyn_at.size);
+	}
+	free(b.r);
+}
+
+bool model_dynamic_place(const struct model *m, const struct rmem *rm,
+			 struct region *out)
+{
+	(void)m;
+	if (!rm->dyn_placed)
+		return false;
+	*out = rm->dyn_at;
+	return true;
+}
+
 struct rmem *model_rmem_at(const struct model *m, int node)
 {
 	if (node < 0 || node / 4 >= m->nslots || !m->rmem_at[node / 4])
@@ -626,13 +831,16 @@ int model_build(struct model *m, const void *fdt, const struct model_opts *o)
 	memset(m, 0, sizeof(*m));
 	m->fdt = fdt;
 	m->opts = o;
+	m->root_cpus = m->root_resmem = m->root_fixups = -1;
 	build_index(m);
+	m->arch = o->arch != ARCH_UNKNOWN ? o->arch : model_guess_arch(m);
 	index_fixups(m);
 	scan_fragments(m);
 	scan_root(m);
 	scan_memory(m);
 	scan_memreserve(m);
 	scan_reserved(m);
+	place_dynamic(m);
 	model_scan_consumers(m);
 	model_scan_pci(m);
 	return 0;

@@ -25,12 +25,29 @@ enum kver {
 	KVER_6_12,
 };
 
+enum arch {
+	ARCH_UNKNOWN,		/* guess from the CPU nodes */
+	ARCH_ARM64,
+	ARCH_ARM,
+	ARCH_RISCV,
+};
+
+/*
+ * 32-bit ARM lowmem with the default 3G/1G split and 240 MiB vmalloc:
+ * RAM above its first 768 MiB is highmem, outside the linear map.
+ */
+#define ARM32_LOWMEM_SIZE 0x30000000ULL
+
+struct usage;
+
 /* What the command line says about the target, not the tree. */
 struct model_opts {
 	enum kver kernel;
+	enum arch arch;		/* --arch, or ARCH_UNKNOWN */
 	uint64_t page_size;	/* 4 KiB unless --page-size */
 	int nmem;
 	struct region *mem;	/* --memory BASE:SIZE: RAM the bootloader passes */
+	const struct usage *usage;	/* --usage: what rdmatop saw, or NULL */
 };
 
 /* A child of /reserved-memory, or a restricted-dma-pool found elsewhere. */
@@ -52,6 +69,9 @@ struct rmem {
 	uint64_t align;
 	int nalloc;
 	struct region *alloc;	/* alloc-ranges of a dynamic region */
+	bool dyn_tried;		/* dynamic, and RAM is known: placement was tried */
+	bool dyn_placed;	/* memblock finds room for it ... */
+	struct region dyn_at;	/* ... here */
 	uint32_t phandle;
 	int refs;		/* memory-region entries naming it */
 	int users;		/* available DMA masters for which it is the pool */
@@ -122,6 +142,17 @@ struct pci_node {
 	struct consumer *host;	/* the host bridge's memory-region, if any */
 };
 
+/* What the index knows of a node (model->flags), from one property pass. */
+enum {
+	NODE_MEMORY = 1,	/* device_type = "memory" */
+	NODE_POOL = 2,		/* compatible has "restricted-dma-pool" */
+	NODE_MEMREGION = 4,	/* has memory-region */
+	NODE_PCI = 8,		/* device_type = "pci"/"pciex" */
+	NODE_META = 16,		/* in __symbols__, __fixups__, __local_fixups__ */
+	NODE_OVERLAY = 32,	/* /<fragment>/__overlay__ */
+	NODE_RESMEM = 64,	/* /reserved-memory, or an overlay's stand-in */
+};
+
 struct fragment {
 	int overlay;		/* the __overlay__ node */
 	char *target;		/* target path, "&label" or "?" */
@@ -132,7 +163,7 @@ struct model {
 	const void *fdt;
 	const struct model_opts *opts;
 	bool overlay;
-	bool is_arm32;		/* compatible/cells say 32-bit ARM (see arch.c) */
+	enum arch arch;		/* --arch, else guessed (arch.c) */
 	int root_ac, root_sc;	/* dt_root_addr_cells / dt_root_size_cells */
 	bool root_cells_known;
 	int resmem;		/* /reserved-memory node, or -1 */
@@ -159,6 +190,7 @@ struct model {
 	int *frag_at;		/* __overlay__ nodes: index + 1 into frag */
 	int *nodes;		/* offsets in document order, meta subtrees left out */
 	int nnodes;
+	int root_cpus, root_resmem, root_fixups;	/* children of /, or -1 */
 	struct phandle_ent { uint32_t ph; int node; } *phs;	/* sorted */
 	int nphs;
 	struct fixup_ent { char *loc; const char *label; } *fixups;	/* sorted */
@@ -204,6 +236,19 @@ bool node_name_is(const void *fdt, int node, const char *name);
 bool has_string(const char *list, int len, const char *s);
 /* Property @name as one NUL-terminated string, or NULL. */
 const char *prop_string(const void *fdt, int node, const char *name);
+
+/* arch.c: the architecture the CPU nodes name, or ARCH_UNKNOWN */
+enum arch model_guess_arch(const struct model *m);
+
+/*
+ * Where memblock puts dynamic region @rm (size, alignment, alloc-ranges):
+ * top-down in the first alloc-range (or all RAM) with room, around the
+ * static regions, /memreserve/ and the dynamic regions before it. False
+ * when RAM or the size is unknown, or nothing fits (rm->dyn_tried says
+ * which).
+ */
+bool model_dynamic_place(const struct model *m, const struct rmem *rm,
+			 struct region *out);
 
 /* model-dev.c: consumers, PCI, IOMMU and the DMA-master question */
 void model_scan_consumers(struct model *m);

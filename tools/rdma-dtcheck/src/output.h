@@ -10,7 +10,7 @@
 
 #include "diag.h"
 
-#define RDMA_DTCHECK_VERSION "0.1.0"
+#define RDMA_DTCHECK_VERSION "0.2.0"
 
 void output_text(FILE *f, const struct findings *fs, bool quiet);
 void output_json(FILE *f, const struct findings *fs, bool quiet);

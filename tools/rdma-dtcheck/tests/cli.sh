@@ -153,4 +153,77 @@ cli_tests() {
 	[ $RUN_RC -eq 2 ] && grep -q 'clean.dtso: cannot apply to .*base.dtb: FDT_ERR_NOTFOUND' "$RUN_ERR" &&
 		grep -q 'pool-rejected-prop' "$RUN_OUT"
 	t_check $? "${tag}--base: an overlay that does not apply is an input error; the others are linted" "$RUN_ERR"
+
+	# Phandles as dtc -H legacy writes them ("linux,phandle" only).
+	cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp -I "$fx" \
+		"$fx/pool-rejected-prop/trigger.dts" 2>/dev/null |
+		dtc -q -H legacy -I dts -O dtb -o "$w/legacy.dtb" - 2>/dev/null
+	run_tool "$bin" "$w/legacy.dtb"
+	[ $RUN_RC -eq 1 ] && fdtget -p "$w/legacy.dtb" /reserved-memory/restricted@50000000 | grep -qx 'linux,phandle' &&
+		grep -q 'pool-rejected-prop\]$' "$RUN_OUT" && ! grep -q 'memory-region-unresolved' "$RUN_OUT" &&
+		grep -q 'examined 1 file, 1 restricted pool, 1 consumer: 1 error, 0 warnings' "$RUN_OUT"
+	t_check $? "${tag}linux,phandle (dtc -H legacy) resolves: no false memory-region-unresolved" "$RUN_OUT"
+
+	# --page-size: a 16 KiB-aligned pool is fine with 4K and 16K pages, not 64K.
+	printf '/dts-v1/;\n#include "base.dtsi"\n&resmem { p: restricted@50004000 { compatible = "restricted-dma-pool"; reg = <0 0x50004000 0 0x400000>; }; };\n&soc { d@1000 { compatible = "t,d"; reg = <0 0x1000 0 0x100>; memory-region = <&p>; }; };\n' >"$w/page.dts"
+	run_tool "$bin" -I "$fx" --page-size 16K "$w/page.dts"
+	r16=$RUN_RC
+	grep -q 'pool-alignment' "$RUN_OUT" && r16=9
+	run_tool "$bin" -I "$fx" --page-size=64K "$w/page.dts"
+	[ "$r16" -eq 0 ] && grep -q 'base 0x50004000 is not page-aligned (64 KiB pages).*\[pool-alignment\]$' "$RUN_OUT"
+	t_check $? "${tag}--page-size: 64K pages find a base that 16K pages accept" "$RUN_OUT"
+	run_tool "$bin" --page-size 8K --kernel 5.10 "$w/page.dts"
+	[ $RUN_RC -eq 2 ] && grep -q "is not 4K, 16K or 64K" "$RUN_ERR"
+	t_check $? "${tag}bad --page-size or --kernel: usage error" "$RUN_ERR"
+
+	# --arch overrides the guess from the CPU nodes (here a Cortex-A15).
+	run_in "$fx/pool-highmem" "$bin" trigger.dts
+	r_guess=$RUN_RC
+	grep -q 'pool-highmem\]$' "$RUN_OUT" || r_guess=9
+	run_in "$fx/pool-highmem" "$bin" --arch arm64 trigger.dts
+	[ "$r_guess" -eq 1 ] && ! grep -q 'pool-highmem' "$RUN_OUT"
+	t_check $? "${tag}--arch arm64 turns off the 32-bit ARM highmem rule the CPU nodes select" "$RUN_OUT"
+	run_tool "$bin" --arch x86 "$fx/pool-highmem/twin.dts"
+	[ $RUN_RC -eq 2 ] && grep -q "is not arm64, arm or riscv" "$RUN_ERR"
+	t_check $? "${tag}bad --arch: usage error" "$RUN_ERR"
+
+	# --usage: bad records are input errors with file, line and column.
+	uf=$fx/pool-usage-failed
+	printf '{"pools":[]}\n\n{"pools":[{"name":"x",]}\n' >"$w/bad.json"
+	run_tool "$bin" --usage "$w/bad.json" "$uf/twin.dts"
+	[ $RUN_RC -eq 2 ] && grep -q 'usage: .*bad.json:3: column 23: expected a string' "$RUN_ERR"
+	t_check $? "${tag}--usage: malformed JSON names file, line and column (exit 2)" "$RUN_ERR"
+	printf '{"time":1}\n' >"$w/norec.json"
+	: >"$w/empty.json"
+	run_tool "$bin" --usage "$w/norec.json" "$uf/twin.dts"
+	r1=$RUN_RC
+	grep -q 'norec.json:1: not an rdmatop --json record' "$RUN_ERR" || r1=9
+	run_tool "$bin" --usage "$w/empty.json" "$uf/twin.dts"
+	[ "$r1" -eq 2 ] && [ $RUN_RC -eq 2 ] && grep -q 'empty.json: no rdmatop records' "$RUN_ERR"
+	t_check $? "${tag}--usage: a file without rdmatop records is an input error" "$RUN_ERR"
+	# 100000 nested arrays: refused at depth 32, no deep recursion.
+	awk 'BEGIN { s = "{\"pools\":"; for (i = 0; i < 100000; i++) s = s "["; print s }' >"$w/deep.json"
+	run_tool "$bin" --usage "$w/deep.json" "$uf/twin.dts"
+	[ $RUN_RC -eq 2 ] && grep -q 'nested deeper than 32' "$RUN_ERR"
+	t_check $? "${tag}--usage: deeply nested JSON is refused, not a crash" "$RUN_ERR"
+	# Two rdmatop runs in one file: the failure counter restarts at 1.
+	sed -n 2p "$uf/usage.json" >"$w/runs.json"
+	sed -n 2p "$uf/usage.json" | sed 's/"map_failures_total":5/"map_failures_total":1/' >>"$w/runs.json"
+	run_in "$uf" "$bin" --usage "$w/runs.json" trigger.dts
+	grep -q 'nvme:size: on the device 6 mappings .*validated: the tree with it lints without new findings \[pool-usage-failed\]$' "$RUN_OUT"
+	t_check $? "${tag}--usage: counters of concatenated rdmatop runs add up" "$RUN_OUT"
+	# A pool in the records that no tree linted has is named on stderr;
+	# wifi@50000000 is found by its base under another name.
+	run_in "$uf" "$bin" --usage usage.json "$fx/pool-usage-headroom/trigger.dts"
+	[ $RUN_RC -eq 1 ] && grep -q 'usage: usage.json: pool nvme is in no tree linted' "$RUN_ERR" &&
+		! grep -q 'wifi@50000000 is in no tree' "$RUN_ERR" &&
+		grep -q 'restricted@50000000:reg: on the device 3 mappings' "$RUN_OUT"
+	t_check $? "${tag}--usage: pools of the records that no tree has are named" "$RUN_ERR"
+	run_in "$uf" "$bin" --usage usage.json trigger.dts
+	[ ! -s "$RUN_ERR" ]
+	t_check $? "${tag}--usage: no such note when every pool is found" "$RUN_ERR"
+	# The suggestion is linted: growing the wifi pool in place would overlap.
+	run_in "$uf" "$bin" -f json --usage usage.json trigger.dts
+	grep -q 'suggested size 2 MiB (0x200000), but with it /reserved-memory/wifi@50000000:reg gets: pool overlaps reserved region /reserved-memory/fw@50100000' "$RUN_OUT"
+	t_check $? "${tag}--usage: a suggestion the tree cannot take is shown with the finding it brings" "$RUN_OUT"
 }

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # rdma-dtcheck test suite; prints TAP, exits non-zero on any failure.
-# Environment (set by the Makefile): BIN ASAN_BIN FUZZ_BIN OBJ KSRC
-# KSRC_ORIGIN BOARD_DTB BOARD_DIR TOOLDIR.
+# Environment (set by the Makefile): BIN ASAN_BIN FUZZ_BIN FUZZ_USAGE_BIN OBJ KSRC_6_12
+# KSRC_6_12_ORIGIN KSRC_6_1 KSRC_6_1_ORIGIN BOARD_DTB BOARD_DIR TOOLDIR.
 
 set -u
 . "$TOOLDIR/tests/lib.sh"
@@ -24,13 +24,16 @@ echo "TAP version 13"
 fixture_tests "$BIN" ""
 cli_tests "$BIN" ""
 board_tests "$BIN" ""
-corpus_compile
-corpus_tests "$BIN" ""
+corpus_compile 6.12 "$KSRC_6_12" "$KSRC_6_12_ORIGIN"
+corpus_compile 6.1 "$KSRC_6_1" "$KSRC_6_1_ORIGIN"
+corpus_tests "$BIN" "" 6.12
+corpus_tests "$BIN" "" 6.1
 fuzz_tests
 # The host suite once more under AddressSanitizer and UBSan.
 fixture_tests "$ASAN_BIN" "asan: "
 cli_tests "$ASAN_BIN" "asan: "
-corpus_tests "$ASAN_BIN" "asan: "
+corpus_tests "$ASAN_BIN" "asan: " 6.12
+corpus_tests "$ASAN_BIN" "asan: " 6.1
 echo "1..$T_N"
 echo "# $((T_N - T_FAIL)) passed, $T_FAIL failed"
 [ "$T_FAIL" -eq 0 ]
