@@ -45,6 +45,7 @@
 #include <bpf/bpf_core_read.h>
 #include "rdma_trace.h"
 #include "rdma_slot.h"
+#include "rdma_hist.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -122,31 +123,6 @@ static const char api_names[RDMA_API_COUNT][RDMA_API_LEN] = {
 };
 
 /* ---- helpers ------------------------------------------------------ */
-
-/*
- * log2 of @v (0 for 0) in 32-bit operations, whose constants fit in the
- * instruction: a 64-bit one costs a 4-instruction load on arm64.
- */
-static __always_inline __u32 log2_32(__u32 v)
-{
-	__u32 r = 0;
-
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
-	if (v >> 1) r += 1;
-	return r;
-}
-
-/* The histogram slot of @v: its log2, the last slot holding the rest. */
-static __always_inline __u32 log2_slot(__u64 v)
-{
-	__u32 hi = v >> 32;
-	__u32 r = hi ? 32 + log2_32(hi) : log2_32(v);
-
-	return r < RDMA_HIST_SLOTS ? r : RDMA_HIST_SLOTS - 1;
-}
 
 #define TABLE_PROBES	8
 
@@ -402,7 +378,7 @@ static __always_inline void touch_dev(struct device *dev, struct io_tlb_mem *mem
 	dev_entry_now(dev, mem, &i);
 }
 
-/* @bucket: log2_slot(size) */
+/* @bucket: rdma_hist_slot(size) */
 static __always_inline void count_map(struct rdma_counters *c, __u64 size, int dir,
 				      bool tracked, __u32 bucket)
 {
@@ -436,7 +412,7 @@ static __always_inline void count_unmap(struct rdma_counters *c, __u64 size,
 	if (!timed)
 		return;
 	c->time_ns += ns;
-	c->time_hist[log2_slot(ns)] += 1;
+	c->time_hist[rdma_hist_slot(ns)] += 1;
 }
 
 /* Tracking by address, for mappings that do not bounce through a pool. */
@@ -719,13 +695,13 @@ int BPF_PROG(swiotlb_bounced, struct device *dev, dma_addr_t dev_addr, size_t si
 	if (c) {
 		c->maps += 1;
 		c->map_bytes += size;
-		c->size_hist[log2_slot(size)] += 1;
+		c->size_hist[rdma_hist_slot(size)] += 1;
 	}
 	c = dev_counters(dev, mem);
 	if (c) {
 		c->maps += 1;
 		c->map_bytes += size;
-		c->size_hist[log2_slot(size)] += 1;
+		c->size_hist[rdma_hist_slot(size)] += 1;
 	}
 	return 0;
 }
@@ -844,11 +820,11 @@ static __always_inline void range_mapped(struct dma_range *r, struct rdma_counte
 				   r->api, r->addr, r->size);
 	if (slot) {
 		rdma_slot_map(slot, bounce_stamp(dc));
-		count_map(mc, r->size, r->dir, true, log2_slot(r->size));
+		count_map(mc, r->size, r->dir, true, rdma_hist_slot(r->size));
 	} else {
 		tracked = track_map(r->dev, r->addr, r->size, r->mem);
 	}
-	count_map(dc, r->size, r->dir, tracked, log2_slot(r->size));
+	count_map(dc, r->size, r->dir, tracked, rdma_hist_slot(r->size));
 }
 
 static __always_inline void range_unmapped(struct dma_range *r, struct rdma_counters *dc,
@@ -993,7 +969,7 @@ static __always_inline int page_mapped(struct device *dev, __u64 dma_addr, __u64
 	/* bounce_stamp(), with the device's counters at hand */
 	rdma_slot_map(slot, dc->maps & (RDMA_TIME_SAMPLE - 1) ? 0 : bpf_ktime_get_ns());
 	/* A bounce is under 256 MiB (pools with slot entries are). */
-	count_map(dc, size, dir, true, log2_32(size));
+	count_map(dc, size, dir, true, rdma_hist_slot32(size));
 	return 0;
 }
 

@@ -85,6 +85,15 @@ static void j_s64(struct jw *w, const char *k, int64_t v, bool avail)
 	j_val(w, k, buf, avail ? fmt_s64(buf, v) : -1);
 }
 
+/* Seconds since the epoch, to the microsecond. */
+static void j_time(struct jw *w, const char *k, double t)
+{
+	char buf[40];
+	int n = snprintf(buf, sizeof(buf), "%.6f", t);
+
+	j_val(w, k, buf, isfinite(t) && n > 0 ? n : -1);
+}
+
 static void j_num(struct jw *w, const char *k, double v, bool avail)
 {
 	char buf[FMT_NUM_LEN];
@@ -224,7 +233,7 @@ static void j_event(struct jw *w, const struct rt_event *e)
 
 	j_open(w, NULL, '{');
 	j_string(w, "type", event_type(ev->type));
-	j_num(w, "time", e->time, true);
+	j_time(w, "time", e->time);
 	j_string(w, "device", ev->dev_name);
 	j_string(w, "pool", ev->pool_name[0] ? ev->pool_name : NULL);
 	j_string(w, "api", ev->api[0] ? ev->api : NULL);
@@ -245,7 +254,7 @@ void out_json(const struct rt_model *m, FILE *f, const char *filter)
 	size_t i;
 
 	j_open(&w, NULL, '{');
-	j_num(&w, "time", m->now, true);
+	j_time(&w, "time", m->now);
 	j_num(&w, "interval_s", m->dt, m->dt > 0);
 	j_string(&w, "mode", (m->features & RT_F_ALL) == RT_F_ALL ? "full" : "fallback");
 	j_open(&w, "unavailable", '[');

@@ -125,8 +125,8 @@ static void head(FILE *f, const char *name, const char *type, const char *help)
 /*
  * A log2 histogram as a Prometheus histogram with fixed buckets (le =
  * 2^k for k in [lo, hi], times @scale), so the series stay the same from
- * one scrape to the next. Slot i holds [2^i, 2^(i+1)): it is counted in
- * every bucket whose bound is at least 2^(i+1).
+ * one scrape to the next. Slot i holds (2^(i-1), 2^i]: it is counted in
+ * every bucket whose bound is at least 2^i (a 4096-byte map in le="4096").
  */
 static void histogram(FILE *f, const char *name, const struct who *w, const __u64 *slots,
 		      int lo, int hi, double scale, double sum)
@@ -139,7 +139,7 @@ static void histogram(FILE *f, const char *name, const struct who *w, const __u6
 		total += slots[k];
 	snprintf(metric, sizeof(metric), "%s_bucket", name);
 	for (k = lo; k <= hi; k++) {
-		for (; i < k && i < RDMA_HIST_SLOTS; i++)
+		for (; i <= k && i < RDMA_HIST_SLOTS; i++)
 			cum += slots[i];
 		snprintf(le, sizeof(le), "%.17g", (double)(1ULL << k) * scale);
 		sample(f, metric, w, "le", le, (double)cum);

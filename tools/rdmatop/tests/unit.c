@@ -19,6 +19,8 @@
 #include "options.h"
 #include "output.h"
 #include "view.h"
+#include "rdma_slot.h"
+#include "rdma_hist.h"
 
 static int tests, failures;
 
@@ -42,29 +44,89 @@ static void diag(const char *what, const char *got)
 
 /* ---- percentiles ---- */
 
+/* The @p-th percentile of @h, -1 when there is none. */
+static double pct(const uint64_t *h, double p)
+{
+	double v;
+
+	return hist_percentile(h, RDMA_HIST_SLOTS, p, &v) ? v : -1;
+}
+
 static void test_hist(void)
 {
 	uint64_t h[RDMA_HIST_SLOTS] = { 0 };
-	double v = -1;
+	double v;
 
-	ok(!hist_percentile(h, RDMA_HIST_SLOTS, 50, &v), "hist: empty histogram has no percentile");
-	h[12] = 10;	/* [4096, 8192) */
-	ok(hist_percentile(h, RDMA_HIST_SLOTS, 50, &v) && v == 4096 + 4096 * 0.5,
-	   "hist: p50 of one slot interpolates to its middle (%g)", v);
-	ok(hist_percentile(h, RDMA_HIST_SLOTS, 100, &v) && v == 8192,
-	   "hist: p100 is the slot's upper bound (%g)", v);
-	h[20] = 1;	/* one outlier in [1 MiB, 2 MiB) */
-	ok(hist_percentile(h, RDMA_HIST_SLOTS, 90, &v) && v >= 4096 && v <= 8192,
-	   "hist: p90 of 10 small + 1 large stays in the small slot (%g)", v);
-	ok(hist_percentile(h, RDMA_HIST_SLOTS, 99, &v) && v >= 1 << 20 && v <= 2 << 20,
-	   "hist: p99 of 10 small + 1 large is in the large slot (%g)", v);
+	ok(pct(h, 50) == -1, "hist: empty histogram has no percentile");
+	h[12] = 1000;	/* 1000 maps of exactly 4096 bytes: (2048, 4096] */
+	v = pct(h, 50);
+	ok(v == 4096, "hist: p50 of 1000 maps of 4096 bytes is 4096 (%g)", v);
+	v = pct(h, 100);
+	ok(v == 4096, "hist: p100 is the slot's upper bound, which holds its values (%g)", v);
+	h[20] = 1;	/* one outlier in (512 KiB, 1 MiB] */
+	v = pct(h, 90);
+	ok(v == 4096, "hist: p90 of 1000 small + 1 large stays in the small slot (%g)", v);
+	h[20] = 100;
+	v = pct(h, 99);
+	ok(v == 1 << 20, "hist: p99 of 1000 small + 100 large is the large slot's bound (%g)", v);
 	memset(h, 0, sizeof(h));
 	h[0] = 4;
-	ok(hist_percentile(h, RDMA_HIST_SLOTS, 50, &v) && v >= 0 && v <= 2,
-	   "hist: slot 0 covers [0, 2) (%g)", v);
-	ok(!hist_percentile(h, RDMA_HIST_SLOTS, 0, &v) && !hist_percentile(h, RDMA_HIST_SLOTS, 101, &v),
-	   "hist: percentiles outside (0, 100] are refused");
+	v = pct(h, 50);
+	ok(v == 1, "hist: slot 0 holds [0, 1] (%g)", v);
+	ok(pct(h, 0) == -1 && pct(h, 101) == -1, "hist: percentiles outside (0, 100] are refused");
 	ok(hist_total(h, RDMA_HIST_SLOTS) == 4, "hist: total");
+	/* The BPF program's own bucketing (bpf/rdma_hist.h). */
+	ok(rdma_hist_slot(4096) == 12 && rdma_hist_slot32(4096) == 12,
+	   "hist: a map of 4096 bytes goes in slot 12, whose bound is 4096");
+	ok(rdma_hist_slot(4097) == 13 && rdma_hist_slot(2049) == 12 && rdma_hist_slot32(2049) == 12,
+	   "hist: slot 12 holds (2048, 4096]");
+	ok(rdma_hist_slot(0) == 0 && rdma_hist_slot(1) == 0 && rdma_hist_slot(2) == 1 &&
+	   rdma_hist_slot32(1) == 0 && rdma_hist_slot32(2) == 1,
+	   "hist: slot 0 holds [0, 1], slot 1 holds 2");
+	ok(rdma_hist_slot(1ULL << 32) == 32 && rdma_hist_slot((1ULL << 32) + 1) == 33 &&
+	   rdma_hist_slot32(0xffffffffU) == 32,
+	   "hist: 64-bit values: 2^32 in slot 32, 2^32 + 1 in slot 33");
+	ok(rdma_hist_slot(1ULL << 38) == 38 && rdma_hist_slot((1ULL << 38) + 1) == RDMA_HIST_SLOTS - 1 &&
+	   rdma_hist_slot(~0ULL) == RDMA_HIST_SLOTS - 1,
+	   "hist: the last slot holds the rest");
+	/* 2 s in flight, in ns, is in the slot bounded by 2^31 ns. */
+	ok(rdma_hist_slot(2000000000ULL) == 31, "hist: time: 2 s in flight in le=2^31 ns");
+}
+
+/* ---- bounces in flight: interleavings of map and unmap events ---- */
+
+static void test_slot(void)
+{
+	struct rdma_slot s = { 0 };
+	__s64 inflight = 0;
+	__u64 ts;
+	int unmatched = 0;
+
+	/*
+	 * CPU0's mapping A is released by swiotlb, CPU1 maps B at the same
+	 * first slot and its map event runs, then A's unmap event, then B's.
+	 */
+	rdma_slot_map(&s, 1796358298000000000ULL);		/* A */
+	inflight++;
+	rdma_slot_map(&s, 1796358298000500000ULL);		/* B, before A's unmap event */
+	inflight++;
+	if (rdma_slot_unmap(&s, &ts))				/* A's unmap event */
+		inflight--;
+	else
+		unmatched++;
+	if (rdma_slot_unmap(&s, &ts))				/* B's */
+		inflight--;
+	else
+		unmatched++;
+	ok(inflight == 0 && !unmatched && s.held == 0,
+	   "slot: a slot reused before the unmap event: nothing left in flight (%lld, %d unmatched)",
+	   (long long)inflight, unmatched);
+	ok(ts == 0, "slot: neither of two overlapping mappings is timed");
+	rdma_slot_map(&s, 1796358298001000000ULL);
+	ok(rdma_slot_unmap(&s, &ts) && ts == 1796358298001000000ULL,
+	   "slot: a mapping held alone is timed by its own stamp");
+	ok(!rdma_slot_unmap(&s, &ts) && s.held == 0,
+	   "slot: an unmap of a mapping made before attach is unmatched, held stays 0");
 }
 
 /* ---- formatting ---- */
@@ -478,6 +540,36 @@ static void test_check(void)
 	model_free(&m);
 }
 
+/* ---- exact numbers in the machine outputs ---- */
+
+static void test_exact(void)
+{
+	char buf[1 << 16];
+	struct rt_model m;
+	struct rt_dev *d;
+	FILE *f;
+
+	fill_model(&m, RT_F_ALL);
+	m.now = 1796358298.123456;
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(strstr(buf, "{\"time\":1796358298.123456,") != NULL,
+	   "json: time has microseconds (1796358298.123456)");
+	d = model_find_dev(&m, "a003e00.virtio_mmio");
+	memset(d->cur.size_hist, 0, sizeof(d->cur.size_hist));
+	d->cur.size_hist[12] = 1000;		/* 1000 maps of 4096 bytes */
+	f = fmemopen(buf, sizeof(buf), "w");
+	prom_render(&m, f);
+	fclose(f);
+	ok(strstr(buf, "rdma_device_mapping_size_bytes_bucket{device=\"a003e00.virtio_mmio\","
+		   "pool=\"blk-pool@70000000\",le=\"4096\"} 1000\n") &&
+	   strstr(buf, "rdma_device_mapping_size_bytes_bucket{device=\"a003e00.virtio_mmio\","
+		   "pool=\"blk-pool@70000000\",le=\"2048\"} 0\n"),
+	   "prom: 1000 maps of 4096 bytes are in le=\"4096\", none in le=\"2048\"");
+	model_free(&m);
+}
+
 /* ---- the sys collector on a fake debugfs and device tree ---- */
 
 static void put(const char *root, const char *rel, const void *data, size_t len)
@@ -637,6 +729,8 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--emit-prom"))
 		return emit("prom", argv[2]);
 	test_hist();
+	test_slot();
+	test_exact();
 	test_format();
 	test_fmt_numbers();
 	test_model();
