@@ -25,6 +25,23 @@ const struct sys_paths sys_default_paths = {
 	.sysfs = "/sys",
 };
 
+void sys_paths_at(struct sys_paths *p, const char *root, char *buf, size_t len)
+{
+	const char *def[3] = { sys_default_paths.debugfs, sys_default_paths.devicetree,
+			       sys_default_paths.sysfs };
+	const char **out[3] = { &p->debugfs, &p->devicetree, &p->sysfs };
+	size_t each = len / 3;
+	int i;
+
+	*p = sys_default_paths;
+	if (!root || !*root)
+		return;
+	for (i = 0; i < 3; i++) {
+		snprintf(buf + i * each, each, "%s%s", root, def[i]);
+		*out[i] = buf + i * each;
+	}
+}
+
 /*
  * A debugfs number file. read(2) rather than stdio: it is read for every
  * pool every interval, and a FILE's buffer and scanf cost more than the

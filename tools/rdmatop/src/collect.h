@@ -22,6 +22,13 @@ struct sys_paths {
 extern const struct sys_paths sys_default_paths;
 
 /*
+ * sys_paths_at - the kernel's files under @root (a test's fake tree) in
+ * @p, the names in @buf (three times PATH_MAX); the default ones when
+ * @root is NULL or empty.
+ */
+void sys_paths_at(struct sys_paths *p, const char *root, char *buf, size_t len);
+
+/*
  * Pools: with @rescan, found in debugfs (both layouts) and the device tree,
  * with their devices (sets RT_F_HIWATER); without, only the used and peak
  * slots of the pools already found: two small reads each, where a rescan
@@ -56,5 +63,8 @@ void bpf_close(struct rt_bpf *b);
  * how to fix it.
  */
 int env_check(bool need_bpf, char *err, size_t errlen);
+
+/* The environment variable that points rdmatop at a fake tree (tests). */
+#define RDMATOP_SYSROOT_ENV	"RDMATOP_SYSROOT"
 
 #endif

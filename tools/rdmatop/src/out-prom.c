@@ -252,7 +252,11 @@ int prom_write(const struct rt_model *m, const char *path, char *err, size_t err
 		return -1;
 	}
 	prom_render(m, f);
-	if (fflush(f) || fsync(fd) || ferror(f)) {
+	/*
+	 * No fsync(): the file is written again next interval, and one a
+	 * second would wear eMMC. rename() still swaps it whole.
+	 */
+	if (fflush(f) || ferror(f)) {
 		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		fclose(f);
 		unlink(tmp);

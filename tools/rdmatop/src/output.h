@@ -16,7 +16,10 @@ void out_batch(const struct rt_model *m, FILE *f, const char *filter);
 /* --json: one JSON object on one line per interval (keys: rdmatop.md). */
 void out_json(const struct rt_model *m, FILE *f, const char *filter);
 
-/* --prometheus: the text exposition format; prom_write is atomic. */
+/*
+ * --prometheus: the text exposition format; prom_write replaces the file
+ * whole (rename), without fsync().
+ */
 void prom_render(const struct rt_model *m, FILE *f);
 int prom_write(const struct rt_model *m, const char *path, char *err, size_t errlen);
 

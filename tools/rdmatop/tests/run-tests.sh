@@ -67,6 +67,10 @@ one "prom: no temporary file left beside the written one" \
 "$CORE_CHECK" "$BPF_OBJ" $CORE_KERNELS > "$tmp/core.tap" 2>&1
 tap_file "" "$tmp/core.tap" $?
 
+# The host binary as a process, on a fake kernel tree.
+"$PYTHON" "$TOOLDIR/tests/process.py" "$BIN" "$tmp" > "$tmp/process.tap" 2>&1
+tap_file "" "$tmp/process.tap" $?
+
 one "cli: --help exits 0 and documents --check" sh -c "'$BIN' --help | grep -q -- --check"
 one "cli: --version" sh -c "'$BIN' --version | grep -q '^rdmatop '"
 one "cli: a usage error exits 2 with one line" \

@@ -570,6 +570,49 @@ static void test_exact(void)
 	model_free(&m);
 }
 
+/* ---- the Prometheus textfile: whole, and no fsync() a interval ---- */
+
+int __real_fsync(int fd);
+static int fsyncs;
+
+/* Linked with --wrap=fsync (Makefile): counts the calls. */
+int __wrap_fsync(int fd)
+{
+	fsyncs++;
+	return __real_fsync(fd);
+}
+
+static void test_prom_write(void)
+{
+	char dir[] = "/tmp/rdmatop-prom.XXXXXX", path[256], err[256], buf[1 << 16];
+	struct rt_model m;
+	size_t len = 0;
+	FILE *f;
+	int i, fails = 0;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "prom: temporary directory");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/rdmatop.prom", dir);
+	fill_model(&m, RT_F_ALL);
+	fsyncs = 0;
+	for (i = 0; i < 3; i++)		/* three intervals */
+		fails += prom_write(&m, path, err, sizeof(err)) != 0;
+	f = fopen(path, "r");
+	if (f) {
+		len = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[len] = '\0';
+	ok(!fails && strstr(buf, "rdma_last_update_timestamp_seconds ") != NULL,
+	   "prom: three intervals written, the file whole");
+	ok(fsyncs == 0, "prom: no fsync() per interval (%d in 3 intervals)", fsyncs);
+	unlink(path);
+	rmdir(dir);
+	model_free(&m);
+}
+
 /* ---- the sys collector on a fake debugfs and device tree ---- */
 
 static void put(const char *root, const char *rel, const void *data, size_t len)
@@ -731,6 +774,7 @@ int main(int argc, char **argv)
 	test_hist();
 	test_slot();
 	test_exact();
+	test_prom_write();
 	test_format();
 	test_fmt_numbers();
 	test_model();
