@@ -23,12 +23,11 @@
 
 #define RDMATOP_VERSION "1.0"
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop;	/* the signal that asked us to stop */
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop = 1;
+	stop = sig;
 }
 
 static double now_s(void)
@@ -222,7 +221,7 @@ static int run_check(struct rdmatop *t)
 	wait_until(t, start + t->opts.duration);
 	sample(t);
 	model_events_done(&t->model);
-	return check_verdict(&t->model, t->opts.failures_warn, now_s() - start, stdout);
+	return check_verdict(&t->model, t->opts.failures_warn, now_s() - start, stop, stdout);
 }
 
 static int run_loop(struct rdmatop *t)

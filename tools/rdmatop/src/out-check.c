@@ -23,7 +23,8 @@ static void oop_line(FILE *out, const struct rt_dev *d)
 	fputc('\n', out);
 }
 
-int check_verdict(const struct rt_model *m, bool failures_warn, double secs, FILE *out)
+int check_verdict(const struct rt_model *m, bool failures_warn, double secs, int signo,
+		  FILE *out)
 {
 	bool see_failures = m->features & RT_F_FAILURES;
 	uint64_t maps = 0, checked = 0;
@@ -73,6 +74,11 @@ int check_verdict(const struct rt_model *m, bool failures_warn, double secs, FIL
 		fprintf(out, "rdmatop: note: %llu event(s) of devices or pools past rdmatop's "
 			"tables (%d devices, %d pools): checked, counted on no device\n",
 			(unsigned long long)m->self.untracked, RDMA_MAX_DEVICES, RDMA_MAX_POOLS);
+	if (status == RT_EXIT_OK && signo) {
+		fprintf(out, "rdmatop: interrupted after %.1fs: no verdict (nothing wrong seen in "
+			"that time)\n", secs);
+		return 128 + signo;
+	}
 	if (status == RT_EXIT_OK)
 		fprintf(out, "rdmatop: ok: no out-of-pool DMA%s in %.1fs (%zu devices, %llu with "
 			"a restricted pool, %llu mappings)%s\n",

@@ -25,8 +25,13 @@ int prom_write(const struct rt_model *m, const char *path, char *err, size_t err
 
 /*
  * --check: the verdict over the window. Prints one line per offending
- * device to @out (or one "ok" line) and returns the exit status.
+ * device to @out (or one "ok" line) and returns the exit status. @signo:
+ * the signal that cut the window short, 0 when it ran its course; a cut
+ * window gives no "ok" (what it did not watch is not vouched for): the
+ * failures seen in it, exit 1, or "no verdict" and 128 + @signo, as a
+ * shell reports a command a signal ended.
  */
-int check_verdict(const struct rt_model *m, bool failures_warn, double secs, FILE *out);
+int check_verdict(const struct rt_model *m, bool failures_warn, double secs, int signo,
+		  FILE *out);
 
 #endif

@@ -482,10 +482,32 @@ static void test_options(void)
 static int verdict(struct rt_model *m, bool warn, char *out, size_t len)
 {
 	FILE *f = fmemopen(out, len, "w");
-	int r = check_verdict(m, warn, 3, f);
+	int r = check_verdict(m, warn, 3, 0, f);
 
 	fclose(f);
 	return r;
+}
+
+/* A window cut short by SIGINT (2): no "ok", but what was seen still fails. */
+static void verdict_cut(char *out, size_t len)
+{
+	struct rt_model m;
+	FILE *f;
+	int r;
+
+	fill_model(&m, RT_F_ALL);
+	f = fmemopen(out, len, "w");
+	r = check_verdict(&m, false, 1.5, 2, f);
+	fclose(f);
+	ok(r == 130 && !strstr(out, "ok:") && strstr(out, "interrupted after 1.5s: no verdict"),
+	   "check: a window cut by SIGINT gives no ok: exit 130, \"no verdict\" (%d)", r);
+	model_find_dev(&m, "a003e00.virtio_mmio")->cur.oop_check = 1;
+	f = fmemopen(out, len, "w");
+	r = check_verdict(&m, false, 1.5, 2, f);
+	fclose(f);
+	ok(r == 1 && strstr(out, "FAIL a003e00.virtio_mmio"),
+	   "check: out of pool seen before SIGINT: exit 1 all the same");
+	model_free(&m);
 }
 
 static void test_check(void)
@@ -538,6 +560,7 @@ static void test_check(void)
 	   strstr(out, "pool failures are not visible"),
 	   "check: no claim about pool failures the kernel cannot show");
 	model_free(&m);
+	verdict_cut(out, sizeof(out));
 }
 
 /* ---- exact numbers in the machine outputs ---- */
