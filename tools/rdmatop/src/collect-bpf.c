@@ -176,6 +176,27 @@ static struct rt_pool *pool_for(struct rt_model *m, __u64 key, const struct rdma
 	return p;
 }
 
+/* The runs of the loaded programs the kernel skipped (nested on a CPU). */
+static __u64 runs_missed(struct rt_bpf *b)
+{
+	struct bpf_program *prog;
+	struct bpf_prog_info info;
+	__u32 len;
+	__u64 sum = 0;
+	int fd;
+
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		fd = bpf_program__fd(prog);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len))
+			sum += info.recursion_misses;
+	}
+	return sum;
+}
+
 /*
  * The pool keys and the device table are read from the program's .bss,
  * which the skeleton maps: an entry whose description is not written yet
@@ -226,6 +247,7 @@ void bpf_read(struct rt_bpf *b, struct rt_model *m)
 			rt_counters_add_mappings(&p->cur, &d->cur);
 	}
 	m->self = b->skel->bss->self;
+	m->runs_missed = runs_missed(b);
 }
 
 void bpf_close(struct rt_bpf *b)

@@ -99,6 +99,12 @@ struct rt_model {
 	size_t ninterval, interval_cap;
 
 	struct rdma_self self;		/* the BPF program's own counters */
+	/*
+	 * Runs of the program the kernel skipped (bpf_prog_info's
+	 * recursion_misses): a DMA API call made on a CPU while the program
+	 * ran there (an interrupt) is not seen.
+	 */
+	uint64_t runs_missed;
 };
 
 void model_init(struct rt_model *m);

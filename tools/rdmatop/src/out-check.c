@@ -29,6 +29,7 @@ int check_verdict(const struct rt_model *m, bool failures_warn, double secs, int
 	bool see_failures = m->features & RT_F_FAILURES;
 	uint64_t maps = 0, checked = 0;
 	int status = RT_EXIT_OK;
+	char missed[128] = "";
 	size_t i;
 
 	for (i = 0; i < m->ndevs; i++) {
@@ -79,11 +80,14 @@ int check_verdict(const struct rt_model *m, bool failures_warn, double secs, int
 			"that time)\n", secs);
 		return 128 + signo;
 	}
+	if (m->runs_missed)
+		snprintf(missed, sizeof(missed), "; %llu DMA API calls not seen (program runs the "
+			 "kernel skipped: nested on a CPU)", (unsigned long long)m->runs_missed);
 	if (status == RT_EXIT_OK)
 		fprintf(out, "rdmatop: ok: no out-of-pool DMA%s in %.1fs (%zu devices, %llu with "
-			"a restricted pool, %llu mappings)%s\n",
+			"a restricted pool, %llu mappings)%s%s\n",
 			failures_warn || !see_failures ? "" : " and no pool failure", secs,
 			m->ndevs, (unsigned long long)checked, (unsigned long long)maps,
-			see_failures ? "" : "; pool failures are not visible on this kernel");
+			see_failures ? "" : "; pool failures are not visible on this kernel", missed);
 	return status;
 }

@@ -168,6 +168,17 @@ void prom_render(const struct rt_model *m, FILE *f)
 		     "Rare events lost because rdmatop's ring buffer was full.");
 		fprintf(f, "rdma_ringbuf_drops_total %llu\n",
 			(unsigned long long)m->self.ringbuf_drops);
+		head(f, "rdma_program_runs_missed_total", "counter",
+		     "DMA API calls rdmatop did not see: runs of its program the kernel skipped "
+		     "(nested on a CPU).");
+		fprintf(f, "rdma_program_runs_missed_total %llu\n",
+			(unsigned long long)m->runs_missed);
+	}
+	if (has(m, RT_F_UNMAP)) {
+		head(f, "rdma_unmatched_unmaps_total", "counter",
+		     "Unmaps of mappings made before rdmatop started (not counted in flight).");
+		fprintf(f, "rdma_unmatched_unmaps_total %llu\n",
+			(unsigned long long)m->self.unmatched);
 	}
 
 	for (k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {

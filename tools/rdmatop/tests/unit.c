@@ -593,6 +593,41 @@ static void test_exact(void)
 	model_free(&m);
 }
 
+/* ---- what the program did not see: unmatched unmaps, skipped runs ---- */
+
+static void test_unseen(void)
+{
+	char buf[1 << 16];
+	struct rt_model m;
+	FILE *f;
+	int r;
+
+	fill_model(&m, RT_F_ALL);
+	m.self.unmatched = 16;		/* the virtqueues' mappings, made before attach */
+	m.runs_missed = 3;		/* nested on a CPU: the kernel skipped them */
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(strstr(buf, "\"unmatched_unmaps_total\":16,") &&
+	   strstr(buf, "\"program_runs_missed_total\":3,"),
+	   "json: unmatched unmaps and skipped program runs are shown");
+	f = fmemopen(buf, sizeof(buf), "w");
+	prom_render(&m, f);
+	fclose(f);
+	ok(strstr(buf, "\nrdma_unmatched_unmaps_total 16\n") &&
+	   strstr(buf, "\nrdma_program_runs_missed_total 3\n"),
+	   "prom: unmatched unmaps and skipped program runs are counters");
+	view_header(&m, buf, sizeof(buf));
+	ok(strstr(buf, "3 runs missed") != NULL, "view: the header says runs were missed (%s)", buf);
+	f = fmemopen(buf, sizeof(buf), "w");
+	r = check_verdict(&m, false, 3, 0, f);
+	fclose(f);
+	ok(r == 0 && strstr(buf, "rdmatop: ok:") &&
+	   strstr(buf, "3 DMA API calls not seen (program runs the kernel skipped"),
+	   "check: skipped runs qualify the ok line");
+	model_free(&m);
+}
+
 /* ---- the Prometheus textfile: whole, and no fsync() a interval ---- */
 
 int __real_fsync(int fd);
@@ -798,6 +833,7 @@ int main(int argc, char **argv)
 	test_slot();
 	test_exact();
 	test_prom_write();
+	test_unseen();
 	test_format();
 	test_fmt_numbers();
 	test_model();
