@@ -2,8 +2,10 @@
 /*
  * The pools and devices model: lookups, intervals, derived numbers.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include "model.h"
 
 static const char *const feature_names[] = {
@@ -35,7 +37,13 @@ const char *rt_source_name(unsigned int s)
 
 void model_init(struct rt_model *m)
 {
+	struct utsname u;
+
 	memset(m, 0, sizeof(*m));
+	if (!uname(&u)) {
+		snprintf(m->host, sizeof(m->host), "%s", u.nodename);
+		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
+	}
 }
 
 void model_free(struct rt_model *m)

@@ -82,6 +82,8 @@ struct rt_event {
 };
 
 struct rt_model {
+	char host[65];			/* uname: the node name ... */
+	char kernel[65];		/* ... and the kernel's release */
 	struct rt_pool *pools;
 	size_t npools, pools_cap;
 	struct rt_dev *devs;

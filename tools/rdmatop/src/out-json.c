@@ -254,7 +254,10 @@ void out_json(const struct rt_model *m, FILE *f, const char *filter)
 	size_t i;
 
 	j_open(&w, NULL, '{');
+	j_u64(&w, "schema", RT_JSON_SCHEMA, true);
 	j_time(&w, "time", m->now);
+	j_string(&w, "host", m->host[0] ? m->host : NULL);
+	j_string(&w, "kernel", m->kernel[0] ? m->kernel : NULL);
 	j_num(&w, "interval_s", m->dt, m->dt > 0);
 	j_string(&w, "mode", (m->features & RT_F_ALL) == RT_F_ALL ? "full" : "fallback");
 	j_open(&w, "unavailable", '[');
@@ -267,6 +270,7 @@ void out_json(const struct rt_model *m, FILE *f, const char *filter)
 		j_str(f, rt_feature_name(bit));
 	}
 	j_close(&w, ']');
+	j_string(&w, "dma_api_source", has(m, RT_F_DMA_API) ? rt_source_name(m->source) : NULL);
 	j_u64(&w, "ringbuf_drops_total", m->self.ringbuf_drops, has(m, RT_F_BPF));
 	j_u64(&w, "inflight_untracked_total", m->self.inflight_full, has(m, RT_F_BPF));
 	j_u64(&w, "events_untracked_total", m->self.untracked, has(m, RT_F_BPF));

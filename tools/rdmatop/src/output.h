@@ -13,7 +13,12 @@
 /* -b: one plain-text block per interval. */
 void out_batch(const struct rt_model *m, FILE *f, const char *filter);
 
-/* --json: one JSON object on one line per interval (keys: rdmatop.md). */
+/*
+ * --json: one JSON object on one line per interval (keys: rdmatop.md).
+ * RT_JSON_SCHEMA is its "schema" key, raised when a key changes meaning
+ * or goes away (2: percentiles are bucket bounds, time has microseconds).
+ */
+#define RT_JSON_SCHEMA	2
 void out_json(const struct rt_model *m, FILE *f, const char *filter);
 
 /*

@@ -574,11 +574,19 @@ static void test_exact(void)
 
 	fill_model(&m, RT_F_ALL);
 	m.now = 1796358298.123456;
+	snprintf(m.host, sizeof(m.host), "board-7");
+	snprintf(m.kernel, sizeof(m.kernel), "6.1.192");
+	m.source = RDMA_SRC_FENTRY;
 	f = fmemopen(buf, sizeof(buf), "w");
 	out_json(&m, f, "");
 	fclose(f);
-	ok(strstr(buf, "{\"time\":1796358298.123456,") != NULL,
+	ok(strstr(buf, "\"time\":1796358298.123456,") != NULL,
 	   "json: time has microseconds (1796358298.123456)");
+	ok(!strncmp(buf, "{\"schema\":2,", 12),
+	   "json: each record starts with its schema version (2)");
+	ok(strstr(buf, "\"host\":\"board-7\",\"kernel\":\"6.1.192\",") &&
+	   strstr(buf, "\"dma_api_source\":\"fentry\","),
+	   "json: each record names its host, kernel and DMA API source");
 	d = model_find_dev(&m, "a003e00.virtio_mmio");
 	memset(d->cur.size_hist, 0, sizeof(d->cur.size_hist));
 	d->cur.size_hist[12] = 1000;		/* 1000 maps of 4096 bytes */
