@@ -150,23 +150,26 @@ static void j_counters(struct jw *w, const struct rt_model *m, const rt_counters
 	j_u64(w, "refused_total", c->refused, has(m, RT_F_OOP_KERNEL));
 }
 
+/* A percentile: a bucket's bound, a power of two, written exactly. */
+static void j_pct(struct jw *w, const char *k, const uint64_t *d, double p, bool avail)
+{
+	double v = 0;
+
+	avail = avail && hist_percentile(d, RDMA_HIST_SLOTS, p, &v);
+	j_u64(w, k, (uint64_t)v, avail);
+}
+
 static void j_percentiles(struct jw *w, const struct rt_model *m, const rt_counters *c,
 			  const rt_counters *p)
 {
 	uint64_t d[RDMA_HIST_SLOTS];
-	double v;
-	bool ok;
 
 	rt_hist_delta(c->size_hist, p->size_hist, d);
-	ok = has(m, RT_F_BPF) && hist_percentile(d, RDMA_HIST_SLOTS, 50, &v);
-	j_num(w, "size_p50_bytes", ok ? v : 0, ok);
-	ok = has(m, RT_F_BPF) && hist_percentile(d, RDMA_HIST_SLOTS, 99, &v);
-	j_num(w, "size_p99_bytes", ok ? v : 0, ok);
+	j_pct(w, "size_p50_bytes", d, 50, has(m, RT_F_BPF));
+	j_pct(w, "size_p99_bytes", d, 99, has(m, RT_F_BPF));
 	rt_hist_delta(c->time_hist, p->time_hist, d);
-	ok = has(m, RT_F_UNMAP) && hist_percentile(d, RDMA_HIST_SLOTS, 50, &v);
-	j_num(w, "time_p50_ns", ok ? v : 0, ok);
-	ok = has(m, RT_F_UNMAP) && hist_percentile(d, RDMA_HIST_SLOTS, 99, &v);
-	j_num(w, "time_p99_ns", ok ? v : 0, ok);
+	j_pct(w, "time_p50_ns", d, 50, has(m, RT_F_UNMAP));
+	j_pct(w, "time_p99_ns", d, 99, has(m, RT_F_UNMAP));
 }
 
 static void j_pool(struct jw *w, const struct rt_model *m, const struct rt_pool *p)

@@ -582,6 +582,17 @@ static void test_exact(void)
 	fclose(f);
 	ok(strstr(buf, "\"time\":1796358298.123456,") != NULL,
 	   "json: time has microseconds (1796358298.123456)");
+	d = model_find_dev(&m, "a003e00.virtio_mmio");
+	memset(d->cur.size_hist, 0, sizeof(d->cur.size_hist));
+	memset(d->cur.time_hist, 0, sizeof(d->cur.time_hist));
+	d->cur.size_hist[20] = 1000;	/* 1000 maps of 1 MiB ... */
+	d->cur.time_hist[31] = 1000;	/* ... each in flight for 2 s */
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(strstr(buf, "\"size_p50_bytes\":1048576,") &&
+	   strstr(buf, "\"time_p99_ns\":2147483648,"),
+	   "json: percentiles are exact integers (1048576 bytes, 2147483648 ns)");
 	ok(!strncmp(buf, "{\"schema\":2,", 12),
 	   "json: each record starts with its schema version (2)");
 	ok(strstr(buf, "\"host\":\"board-7\",\"kernel\":\"6.1.192\",") &&
