@@ -50,6 +50,25 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* The kernel memory the maps hold: their memlock, summed. */
+static uint64_t maps_memlock(struct rt_bpf *b)
+{
+	struct bpf_map *map;
+	uint64_t sum = 0, one;
+	char path[64];
+	int fd;
+
+	bpf_object__for_each_map(map, b->skel->obj) {
+		fd = bpf_map__fd(map);
+		if (fd < 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+		if (!sys_memlock(path, &one))
+			sum += one;
+	}
+	return sum;
+}
+
 struct rt_bpf *bpf_open(int verbose, struct rt_model *m, char *err, size_t errlen)
 {
 	struct rt_bpf *b = calloc(1, sizeof(*b));
@@ -107,6 +126,10 @@ struct rt_bpf *bpf_open(int verbose, struct rt_model *m, char *err, size_t errle
 		snprintf(err, errlen, "cannot open the ring buffer: %s", strerror(errno));
 		goto fail;
 	}
+	m->kernel_bytes = maps_memlock(b);
+	if (verbose)
+		fprintf(stderr, "rdmatop: %d programs loaded; the maps hold %.1f KiB of kernel "
+			"memory\n", b->src.programs, m->kernel_bytes / 1024.0);
 	return b;
 fail:
 	bpf_close(b);

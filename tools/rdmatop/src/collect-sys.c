@@ -42,6 +42,25 @@ void sys_paths_at(struct sys_paths *p, const char *root, char *buf, size_t len)
 	}
 }
 
+int sys_memlock(const char *path, uint64_t *bytes)
+{
+	unsigned long long v;
+	char line[128];
+	FILE *f = fopen(path, "re");
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %llu", &v) == 1) {
+			*bytes = v;
+			ret = 0;
+			break;
+		}
+	fclose(f);
+	return ret;
+}
+
 /*
  * A debugfs number file. read(2) rather than stdio: it is read for every
  * pool every interval, and a FILE's buffer and scanf cost more than the

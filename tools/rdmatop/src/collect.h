@@ -41,6 +41,13 @@ void sys_pools(struct rt_model *m, const struct sys_paths *p, bool rescan);
  */
 void sys_devices(struct rt_model *m, const struct sys_paths *p, bool rescan);
 
+/*
+ * sys_memlock - the kernel memory charged to one BPF object: the
+ * "memlock:" line of its /proc/PID/fdinfo/FD file at @path. Returns 0, or
+ * -1 when the file or the line is missing.
+ */
+int sys_memlock(const char *path, uint64_t *bytes);
+
 struct rt_bpf;
 
 /*

@@ -107,6 +107,8 @@ struct rt_model {
 	 * ran there (an interrupt) is not seen.
 	 */
 	uint64_t runs_missed;
+	/* Kernel memory the program's maps hold (their memlock); 0: unknown. */
+	uint64_t kernel_bytes;
 };
 
 void model_init(struct rt_model *m);

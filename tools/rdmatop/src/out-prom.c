@@ -174,6 +174,11 @@ void prom_render(const struct rt_model *m, FILE *f)
 		fprintf(f, "rdma_program_runs_missed_total %llu\n",
 			(unsigned long long)m->runs_missed);
 	}
+	if (m->kernel_bytes) {
+		head(f, "rdma_kernel_memory_bytes", "gauge",
+		     "Kernel memory held by rdmatop's BPF maps (their memlock).");
+		fprintf(f, "rdma_kernel_memory_bytes %llu\n", (unsigned long long)m->kernel_bytes);
+	}
 	if (has(m, RT_F_UNMAP)) {
 		head(f, "rdma_unmatched_unmaps_total", "counter",
 		     "Unmaps of mappings made before rdmatop started (not counted in flight).");

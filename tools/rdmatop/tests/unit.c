@@ -647,6 +647,45 @@ static void test_unseen(void)
 	model_free(&m);
 }
 
+/* ---- the kernel memory of the maps, from fdinfo ---- */
+
+static void test_memlock(void)
+{
+	/* A dev_stats map's fdinfo on the board (6.12, 2 CPUs). */
+	static const char fdinfo[] = "pos:\t0\nflags:\t02000002\nmnt_id:\t15\nino:\t1057\n"
+		"map_type:\t6\nkey_size:\t4\nvalue_size:\t744\nmax_entries:\t512\n"
+		"map_flags:\t0x0\nmap_extra:\t0x0\nmemlock:\t770048\nmap_id:\t5\nfrozen:\t0\n";
+	char path[] = "/tmp/rdmatop-fdinfo.XXXXXX", buf[1 << 16];
+	struct rt_model m;
+	uint64_t bytes = 0;
+	FILE *f;
+	int fd;
+
+	fd = mkstemp(path);
+	if (fd < 0) {
+		ok(0, "memlock: temporary file");
+		return;
+	}
+	if (write(fd, fdinfo, sizeof(fdinfo) - 1) != (ssize_t)sizeof(fdinfo) - 1)
+		bytes = 1;
+	close(fd);
+	ok(!sys_memlock(path, &bytes) && bytes == 770048, "memlock: read from fdinfo (%llu)",
+	   (unsigned long long)bytes);
+	unlink(path);
+	ok(sys_memlock(path, &bytes), "memlock: a missing fdinfo is an error");
+	fill_model(&m, RT_F_ALL);
+	m.kernel_bytes = 3 << 20;
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(strstr(buf, "\"kernel_memory_bytes\":3145728,") != NULL, "json: kernel memory shown");
+	f = fmemopen(buf, sizeof(buf), "w");
+	prom_render(&m, f);
+	fclose(f);
+	ok(strstr(buf, "\nrdma_kernel_memory_bytes 3145728\n") != NULL, "prom: kernel memory shown");
+	model_free(&m);
+}
+
 /* ---- the Prometheus textfile: whole, and no fsync() a interval ---- */
 
 int __real_fsync(int fd);
@@ -853,6 +892,7 @@ int main(int argc, char **argv)
 	test_exact();
 	test_prom_write();
 	test_unseen();
+	test_memlock();
 	test_format();
 	test_fmt_numbers();
 	test_model();

@@ -21,7 +21,7 @@ POOL_KEYS = {"name", "live", "restricted", "base", "size", "nslabs", "used_slots
 DEV_EXTRA = {"pool", "bound", "last_out_of_pool"}
 TOP_KEYS = {"schema", "time", "host", "kernel", "dma_api_source", "interval_s", "mode", "unavailable", "ringbuf_drops_total",
             "inflight_untracked_total", "events_untracked_total", "unmatched_unmaps_total",
-            "program_runs_missed_total", "pools", "devices", "events"}
+            "program_runs_missed_total", "kernel_memory_bytes", "pools", "devices", "events"}
 
 n = 0
 failed = 0
