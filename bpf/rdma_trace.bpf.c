@@ -108,6 +108,22 @@ __u64 pool_slot_base[RDMA_MAX_POOLS];	/* its first inflight_slots entry + 1; 0: 
  */
 const volatile __u32 dma_source = RDMA_SRC_TP;
 const volatile bool pool_failure_events = true;
+/*
+ * rdmatop --restricted-only: the DMA API calls of a device without a
+ * restricted pool end at the pool check, with no table or map touched.
+ */
+const volatile bool restricted_only = false;
+
+/* Whether a DMA API call of @dev is left alone (--restricted-only). */
+static __always_inline bool skip_dev(struct device *dev)
+{
+	struct io_tlb_mem *mem;
+
+	if (!restricted_only)
+		return false;
+	mem = dev->dma_io_tlb_mem;
+	return !mem || !mem->for_alloc;
+}
 
 /* The DMA API calls an out-of-pool event names. */
 enum rdma_api {
@@ -899,6 +915,8 @@ static __noinline int dma_general(struct device *dev, __u64 addr, __u64 size, __
 {
 	struct dma_range r;
 
+	if (skip_dev(dev))
+		return 0;
 	dma_range_init(&r, dev);
 	r.api = HOW_API(how);
 	r.addr = addr;
@@ -1039,6 +1057,8 @@ static __noinline int sg_walk(struct device *dev, struct scatterlist *sg, int co
 	__u64 addr, len, rest;
 	int i;
 
+	if (skip_dev(dev))
+		return 0;
 	dma_range_init(&r, dev);
 	r.api = RDMA_API_MAP_SG;
 	r.dir = HOW_DIR(how);
@@ -1079,6 +1099,8 @@ static __always_inline void coherent(struct device *dev, void *virt_addr, __u64 
 	struct rdma_counters *c, *pc;
 	struct dma_range r;
 
+	if (skip_dev(dev))
+		return;
 	if (alloc && virt_addr && pool_restricted(mem)) {
 		dma_range_init(&r, dev);
 		if (!in_pool(ranges_dma_to_phys(r.ranges, dma_addr), size, r.start, r.end)) {

@@ -69,7 +69,8 @@ static uint64_t maps_memlock(struct rt_bpf *b)
 	return sum;
 }
 
-struct rt_bpf *bpf_open(int verbose, struct rt_model *m, char *err, size_t errlen)
+struct rt_bpf *bpf_open(int verbose, bool restricted_only, struct rt_model *m, char *err,
+			size_t errlen)
 {
 	struct rt_bpf *b = calloc(1, sizeof(*b));
 	struct btf *vmlinux;
@@ -109,6 +110,17 @@ struct rt_bpf *bpf_open(int verbose, struct rt_model *m, char *err, size_t errle
 	m->source = b->src.dma;
 	b->skel->rodata->dma_source = b->src.dma;
 	b->skel->rodata->pool_failure_events = b->src.pool_failure_events;
+	/*
+	 * Only devices without a restricted pool are tracked by address: the
+	 * hash that does it (RDMA_MAX_INFLIGHT entries, most of the kernel
+	 * memory) shrinks to one entry.
+	 */
+	b->skel->rodata->restricted_only = restricted_only;
+	m->restricted_only = restricted_only;
+	if (restricted_only && bpf_map__set_max_entries(b->skel->maps.inflight, 1)) {
+		snprintf(err, errlen, "cannot size the in-flight map");
+		goto fail;
+	}
 	ret = rdma_trace__load(b->skel);
 	if (ret) {
 		snprintf(err, errlen, "cannot load the BPF program: %s%s", strerror(-ret),

@@ -463,6 +463,13 @@ bool rt_pool_match(const struct rt_pool *p, const char *filter)
 	return !filter || !*filter || strstr(p->name, filter);
 }
 
+unsigned int rt_dev_features(const struct rt_model *m, const struct rt_dev *d)
+{
+	if (m->restricted_only && !d->restricted)
+		return m->features & (RT_F_HIWATER | RT_F_OOP_KERNEL);
+	return m->features;
+}
+
 bool rt_dev_match(const struct rt_dev *d, const char *filter)
 {
 	return !filter || !*filter || strstr(d->name, filter) || strstr(d->pool, filter);

@@ -109,6 +109,7 @@ struct rt_model {
 	uint64_t runs_missed;
 	/* Kernel memory the program's maps hold (their memlock); 0: unknown. */
 	uint64_t kernel_bytes;
+	bool restricted_only;		/* --restricted-only: other devices not traced */
 };
 
 void model_init(struct rt_model *m);
@@ -179,5 +180,11 @@ void model_sort(struct rt_model *m, enum rt_sort by, bool reverse);
 /* A case-sensitive substring filter on device or pool names ("" = all). */
 bool rt_pool_match(const struct rt_pool *p, const char *filter);
 bool rt_dev_match(const struct rt_dev *d, const char *filter);
+
+/*
+ * The features a device's numbers have: the model's, less the BPF counts
+ * for a device without a restricted pool under --restricted-only.
+ */
+unsigned int rt_dev_features(const struct rt_model *m, const struct rt_dev *d);
 
 #endif /* RDMATOP_MODEL_H */

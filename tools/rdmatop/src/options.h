@@ -33,6 +33,7 @@ struct rt_opts {
 	bool reverse;
 	bool failures_warn;	/* --check: pool failures do not fail */
 	bool no_bpf;		/* debugfs only */
+	bool restricted_only;	/* trace devices with a restricted pool only */
 	int verbose;
 	bool help;
 	bool version;

@@ -116,17 +116,23 @@ static void j_string(struct jw *w, const char *k, const char *v)
 		fputs("null", w->f);
 }
 
+static bool has_f(unsigned int features, unsigned int f)
+{
+	return (features & f) == f;
+}
+
 static bool has(const struct rt_model *m, unsigned int f)
 {
 	return (m->features & f) == f;
 }
 
 /* The counters pools and devices share. */
-static void j_counters(struct jw *w, const struct rt_model *m, const rt_counters *c,
-		       const rt_counters *p)
+/* @f: the features these numbers have (rt_dev_features() for a device). */
+static void j_counters(struct jw *w, const struct rt_model *m, unsigned int f,
+		       const rt_counters *c, const rt_counters *p)
 {
-	bool bpf = has(m, RT_F_BPF), dir = has(m, RT_F_DIRECTION);
-	bool unmap = has(m, RT_F_UNMAP), rate = bpf && m->dt > 0;
+	bool bpf = has_f(f, RT_F_BPF), dir = has_f(f, RT_F_DIRECTION);
+	bool unmap = has_f(f, RT_F_UNMAP), rate = bpf && m->dt > 0;
 
 	j_u64(w, "maps_total", c->maps, bpf);
 	j_num(w, "maps_per_s", rt_rate(c->maps, p->maps, m->dt), rate);
@@ -141,13 +147,13 @@ static void j_counters(struct jw *w, const struct rt_model *m, const rt_counters
 	      rt_rate(c->bytes_from_device, p->bytes_from_device, m->dt), rate && dir);
 	j_s64(w, "inflight", c->inflight, unmap);
 	j_s64(w, "inflight_bytes", c->inflight_bytes, unmap);
-	j_u64(w, "map_failures_total", c->map_failures, has(m, RT_F_FAILURES));
-	j_u64(w, "alloc_failures_total", c->alloc_failures, has(m, RT_F_FAILURES));
-	j_u64(w, "allocs_total", c->allocs, has(m, RT_F_COHERENT));
-	j_u64(w, "frees_total", c->frees, has(m, RT_F_COHERENT));
-	j_u64(w, "out_of_pool_kernel_total", c->oop_kernel, has(m, RT_F_OOP_KERNEL));
-	j_u64(w, "out_of_pool_check_total", c->oop_check, has(m, RT_F_OOP_CHECK));
-	j_u64(w, "refused_total", c->refused, has(m, RT_F_OOP_KERNEL));
+	j_u64(w, "map_failures_total", c->map_failures, has_f(f, RT_F_FAILURES));
+	j_u64(w, "alloc_failures_total", c->alloc_failures, has_f(f, RT_F_FAILURES));
+	j_u64(w, "allocs_total", c->allocs, has_f(f, RT_F_COHERENT));
+	j_u64(w, "frees_total", c->frees, has_f(f, RT_F_COHERENT));
+	j_u64(w, "out_of_pool_kernel_total", c->oop_kernel, has_f(f, RT_F_OOP_KERNEL));
+	j_u64(w, "out_of_pool_check_total", c->oop_check, has_f(f, RT_F_OOP_CHECK));
+	j_u64(w, "refused_total", c->refused, has_f(f, RT_F_OOP_KERNEL));
 }
 
 /* A percentile: a bucket's bound, a power of two, written exactly. */
@@ -159,17 +165,17 @@ static void j_pct(struct jw *w, const char *k, const uint64_t *d, double p, bool
 	j_u64(w, k, (uint64_t)v, avail);
 }
 
-static void j_percentiles(struct jw *w, const struct rt_model *m, const rt_counters *c,
+static void j_percentiles(struct jw *w, unsigned int f, const rt_counters *c,
 			  const rt_counters *p)
 {
 	uint64_t d[RDMA_HIST_SLOTS];
 
 	rt_hist_delta(c->size_hist, p->size_hist, d);
-	j_pct(w, "size_p50_bytes", d, 50, has(m, RT_F_BPF));
-	j_pct(w, "size_p99_bytes", d, 99, has(m, RT_F_BPF));
+	j_pct(w, "size_p50_bytes", d, 50, has_f(f, RT_F_BPF));
+	j_pct(w, "size_p99_bytes", d, 99, has_f(f, RT_F_BPF));
 	rt_hist_delta(c->time_hist, p->time_hist, d);
-	j_pct(w, "time_p50_ns", d, 50, has(m, RT_F_UNMAP));
-	j_pct(w, "time_p99_ns", d, 99, has(m, RT_F_UNMAP));
+	j_pct(w, "time_p50_ns", d, 50, has_f(f, RT_F_UNMAP));
+	j_pct(w, "time_p99_ns", d, 99, has_f(f, RT_F_UNMAP));
 }
 
 static void j_pool(struct jw *w, const struct rt_model *m, const struct rt_pool *p)
@@ -187,8 +193,8 @@ static void j_pool(struct jw *w, const struct rt_model *m, const struct rt_pool 
 	j_u64(w, "hiwater_slots", p->hiwater, p->have_hiwater);
 	j_u64(w, "hiwater_bytes", rt_hiwater_bytes(p), p->have_hiwater);
 	j_num(w, "hiwater_pct", rt_pct(rt_hiwater_bytes(p), p->size), p->have_hiwater);
-	j_counters(w, m, &p->cur, &p->prev);
-	j_percentiles(w, m, &p->cur, &p->prev);
+	j_counters(w, m, m->features, &p->cur, &p->prev);
+	j_percentiles(w, m->features, &p->cur, &p->prev);
 	j_close(w, '}');
 }
 
@@ -202,8 +208,8 @@ static void j_dev(struct jw *w, const struct rt_model *m, const struct rt_dev *d
 	j_bool(w, "live", model_dev_live(m, d));
 	j_bool(w, "restricted", d->restricted);
 	j_bool(w, "bound", d->bound);
-	j_counters(w, m, &d->cur, &d->prev);
-	j_percentiles(w, m, &d->cur, &d->prev);
+	j_counters(w, m, rt_dev_features(m, d), &d->cur, &d->prev);
+	j_percentiles(w, rt_dev_features(m, d), &d->cur, &d->prev);
 	if (o->api[0]) {
 		j_open(w, "last_out_of_pool", '{');
 		j_string(w, "api", o->api);
@@ -273,7 +279,9 @@ void out_json(const struct rt_model *m, FILE *f, const char *filter)
 		j_str(f, rt_feature_name(bit));
 	}
 	j_close(&w, ']');
-	j_string(&w, "dma_api_source", has(m, RT_F_DMA_API) ? rt_source_name(m->source) : NULL);
+	j_string(&w, "dma_api_source", has(m, RT_F_BPF) && m->source != RDMA_SRC_NONE ?
+		 rt_source_name(m->source) : NULL);
+	j_bool(&w, "restricted_only", m->restricted_only);
 	j_u64(&w, "ringbuf_drops_total", m->self.ringbuf_drops, has(m, RT_F_BPF));
 	j_u64(&w, "inflight_untracked_total", m->self.inflight_full, has(m, RT_F_BPF));
 	j_u64(&w, "events_untracked_total", m->self.untracked, has(m, RT_F_BPF));

@@ -116,22 +116,33 @@ static void cell_pct(char *c, const struct rt_model *m, unsigned int f, const __
 		fmt_bytes(c, VIEW_CELL, v);
 }
 
+/* A feature bit no model has: a cell that is never available. */
+#define RT_F_NEVER	(1u << 31)
+
+/* @f when the device's numbers have it (rt_dev_features()), else RT_F_NEVER. */
+static unsigned int dev_f(unsigned int dev_features, unsigned int f)
+{
+	return (dev_features & f) == f ? f : RT_F_NEVER;
+}
+
 void view_dev_cells(const struct rt_model *m, const struct rt_dev *d,
 		    char c[DC_COUNT][VIEW_CELL])
 {
 	const rt_counters *cur = &d->cur, *prev = &d->prev;
+	unsigned int df = rt_dev_features(m, d);
 
 	snprintf(c[DC_NAME], VIEW_CELL, "%s%s", d->name, model_dev_live(m, d) ? "" : " (gone)");
 	snprintf(c[DC_POOL], VIEW_CELL, "%s", d->pool[0] ? d->pool : "none");
-	cell_u64(c[DC_INFLIGHT], m, RT_F_UNMAP, cur->inflight > 0 ? (uint64_t)cur->inflight : 0);
-	cell_rate(c[DC_MAPS], m, RT_F_BPF, cur->maps, prev->maps, false);
-	cell_rate(c[DC_BYTES], m, RT_F_BPF, cur->map_bytes, prev->map_bytes, true);
-	cell_pct(c[DC_SIZE50], m, RT_F_BPF, cur->size_hist, prev->size_hist, 50, false);
-	cell_pct(c[DC_SIZE99], m, RT_F_BPF, cur->size_hist, prev->size_hist, 99, false);
-	cell_pct(c[DC_TIME50], m, RT_F_UNMAP, cur->time_hist, prev->time_hist, 50, true);
-	cell_pct(c[DC_TIME99], m, RT_F_UNMAP, cur->time_hist, prev->time_hist, 99, true);
-	cell_u64(c[DC_FAIL], m, RT_F_FAILURES, rt_failures(cur));
-	cell_u64(c[DC_OOP], m, RT_F_OOP_CHECK, rt_oop(cur));
+	cell_u64(c[DC_INFLIGHT], m, dev_f(df, RT_F_UNMAP),
+		 cur->inflight > 0 ? (uint64_t)cur->inflight : 0);
+	cell_rate(c[DC_MAPS], m, dev_f(df, RT_F_BPF), cur->maps, prev->maps, false);
+	cell_rate(c[DC_BYTES], m, dev_f(df, RT_F_BPF), cur->map_bytes, prev->map_bytes, true);
+	cell_pct(c[DC_SIZE50], m, dev_f(df, RT_F_BPF), cur->size_hist, prev->size_hist, 50, false);
+	cell_pct(c[DC_SIZE99], m, dev_f(df, RT_F_BPF), cur->size_hist, prev->size_hist, 99, false);
+	cell_pct(c[DC_TIME50], m, dev_f(df, RT_F_UNMAP), cur->time_hist, prev->time_hist, 50, true);
+	cell_pct(c[DC_TIME99], m, dev_f(df, RT_F_UNMAP), cur->time_hist, prev->time_hist, 99, true);
+	cell_u64(c[DC_FAIL], m, dev_f(df, RT_F_FAILURES), rt_failures(cur));
+	cell_u64(c[DC_OOP], m, dev_f(df, RT_F_OOP_CHECK), rt_oop(cur));
 }
 
 void view_header(const struct rt_model *m, char *buf, size_t len)
@@ -175,8 +186,12 @@ void view_unavailable(const struct rt_model *m, char *buf, size_t len)
 	int n;
 
 	buf[0] = '\0';
-	if ((m->features & RT_F_ALL) == RT_F_ALL)
+	if ((m->features & RT_F_ALL) == RT_F_ALL) {
+		if (m->restricted_only)
+			snprintf(buf, len, "--restricted-only: devices without a restricted pool "
+				 "are not traced");
 		return;
+	}
 	n = snprintf(buf, len, "fallback mode (kernel without the restricted DMA series; DMA API "
 		     "from %s): unavailable:", rt_source_name(m->source));
 	pos = n > 0 ? (size_t)n : 0;
@@ -188,6 +203,9 @@ void view_unavailable(const struct rt_model *m, char *buf, size_t len)
 			break;
 		pos += (size_t)n;
 	}
+	if (m->restricted_only && pos < len)
+		snprintf(buf + pos, len - pos, "; --restricted-only: devices without a "
+			 "restricted pool are not traced");
 }
 
 static const char *event_name(unsigned int type)

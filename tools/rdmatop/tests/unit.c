@@ -474,6 +474,10 @@ static void test_options(void)
 	ok(parse(&o, true, "-s size") == RT_EXIT_SETUP, "options: unknown sort column: 2");
 	ok(parse(&o, true, "stray") == RT_EXIT_SETUP, "options: stray argument: 2");
 	ok(parse(&o, true, "--check --no-bpf") == RT_EXIT_SETUP, "options: --check --no-bpf: 2");
+	ok(!parse(&o, true, "--restricted-only -b") && o.restricted_only,
+	   "options: --restricted-only");
+	ok(parse(&o, true, "--restricted-only --no-bpf") == RT_EXIT_SETUP,
+	   "options: --restricted-only --no-bpf: 2");
 	ok(!parse(&o, true, "-h") && o.help, "options: -h");
 }
 
@@ -644,6 +648,40 @@ static void test_unseen(void)
 	ok(r == 0 && strstr(buf, "rdmatop: ok:") &&
 	   strstr(buf, "3 DMA API calls not seen (program runs the kernel skipped"),
 	   "check: skipped runs qualify the ok line");
+	model_free(&m);
+}
+
+/* ---- --restricted-only: devices without a restricted pool show nothing ---- */
+
+static void test_restricted_only(void)
+{
+	char c[DC_COUNT][VIEW_CELL], buf[1 << 16], line[512];
+	struct rt_model m;
+	struct rt_dev *d;
+	FILE *f;
+
+	fill_model(&m, RT_F_ALL);
+	m.restricted_only = true;
+	d = model_find_dev(&m, "a003c00.virtio_mmio");
+	d->restricted = false;			/* the board's disk without a pool */
+	d->pool[0] = '\0';
+	view_dev_cells(&m, d, c);
+	ok(!strcmp(c[DC_MAPS], "-") && !strcmp(c[DC_INFLIGHT], "-") && !strcmp(c[DC_OOP], "-"),
+	   "restricted-only: a device without a restricted pool shows - (%s %s)", c[DC_MAPS],
+	   c[DC_INFLIGHT]);
+	view_dev_cells(&m, model_find_dev(&m, "a003e00.virtio_mmio"), c);
+	ok(strcmp(c[DC_MAPS], "-") != 0, "restricted-only: a restricted device is counted (%s)",
+	   c[DC_MAPS]);
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(strstr(buf, "{\"name\":\"a003c00.virtio_mmio\"") &&
+	   strstr(strstr(buf, "{\"name\":\"a003c00.virtio_mmio\""), "\"maps_total\":null,") &&
+	   strstr(buf, "\"restricted_only\":true,"),
+	   "restricted-only: json gives null for it, and says restricted_only");
+	view_unavailable(&m, line, sizeof(line));
+	ok(strstr(line, "devices without a restricted pool are not traced") != NULL,
+	   "restricted-only: the unavailable line says so (%s)", line);
 	model_free(&m);
 }
 
@@ -893,6 +931,7 @@ int main(int argc, char **argv)
 	test_prom_write();
 	test_unseen();
 	test_memlock();
+	test_restricted_only();
 	test_format();
 	test_fmt_numbers();
 	test_model();

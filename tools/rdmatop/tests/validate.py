@@ -19,7 +19,8 @@ POOL_KEYS = {"name", "live", "restricted", "base", "size", "nslabs", "used_slots
              "out_of_pool_check_total", "refused_total", "size_p50_bytes",
              "size_p99_bytes", "time_p50_ns", "time_p99_ns"}
 DEV_EXTRA = {"pool", "bound", "last_out_of_pool"}
-TOP_KEYS = {"schema", "time", "host", "kernel", "dma_api_source", "interval_s", "mode", "unavailable", "ringbuf_drops_total",
+TOP_KEYS = {"schema", "time", "host", "kernel", "dma_api_source", "restricted_only",
+            "interval_s", "mode", "unavailable", "ringbuf_drops_total",
             "inflight_untracked_total", "events_untracked_total", "unmatched_unmaps_total",
             "program_runs_missed_total", "kernel_memory_bytes", "pools", "devices", "events"}
 
