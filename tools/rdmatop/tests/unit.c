@@ -387,12 +387,18 @@ static void test_fit(void)
 	bool shown[3];
 	struct lines l;
 	struct rt_model m;
+	struct rt_dev *d;
 	int w;
 
 	w = table_fit(cols, 3, natural, 80, shown, widths);
 	ok(w == 32 && shown[0] && shown[1] && shown[2], "fit: everything fits in 80");
 	w = table_fit(cols, 3, natural, 27, shown, widths);
-	ok(w <= 27 && shown[0] && !shown[1] && shown[2], "fit: the least important column goes first");
+	ok(w == 27 && shown[0] && shown[1] && shown[2] && widths[0] == 15,
+	   "fit: names are shortened before any column is dropped (name %d)", widths[0]);
+	w = table_fit(cols, 3, natural, 15, shown, widths);
+	ok(w == 15 && shown[0] && !shown[1] && shown[2] && widths[0] == 9,
+	   "fit: then the least important column goes, the name takes the room (name %d)",
+	   widths[0]);
 	w = table_fit(cols, 3, natural, 10, shown, widths);
 	ok(w <= 10 && shown[0] && widths[0] >= 6, "fit: names shrink, not below their minimum");
 
@@ -402,6 +408,19 @@ static void test_fit(void)
 	ok(l.n == 4 && l.widest <= 80, "fit: devices table in 80 columns (widest %d)", l.widest);
 	ok(strstr(l.first, "DEVICE") && strstr(l.first, "OOP") && strstr(l.first, "POOL"),
 	   "fit: 80 columns keep DEVICE, POOL and OOP");
+	model_free(&m);
+	/* A long device name at 80 columns: shortened, and POOL stays. */
+	fill_model(&m, RT_F_ALL);
+	d = model_dev(&m, "0000:00:02.0-nvme-controller-with-a-long-name");
+	snprintf(d->pool, sizeof(d->pool), "pcie-pool@70400000");
+	d->restricted = true;
+	d->seen = m.gen;
+	memset(&l, 0, sizeof(l));
+	view_devs_table(&m, 80, NULL, collect, &l);
+	ok(l.widest <= 80 && strstr(l.first, "POOL") && strstr(l.first, "T99") &&
+	   strstr(l.all, "pcie-pool@70400000"),
+	   "fit: a long device name is shortened at 80 columns, POOL and T99 stay (widest %d)",
+	   l.widest);
 	memset(&l, 0, sizeof(l));
 	view_pools_table(&m, 40, NULL, collect, &l);
 	ok(l.widest <= 40 && strstr(l.first, "POOL") && strstr(l.first, "USED"),
