@@ -496,6 +496,10 @@ void sys_devices(struct rt_model *m, const struct sys_paths *sp, bool rescan)
 
 		/* In sysfs is alive, whoever reported it this interval. */
 		d->seen = dev_exists(sp, d) ? m->gen : 0;
+		if (d->seen)
+			d->gone_since = 0;
+		else if (!d->gone_since)
+			d->gone_since = m->now;
 		p = d->pool[0] ? model_find_pool(m, d->pool) : NULL;
 		d->restricted = p && p->restricted;
 	}

@@ -463,6 +463,11 @@ bool rt_pool_match(const struct rt_pool *p, const char *filter)
 	return !filter || !*filter || strstr(p->name, filter);
 }
 
+bool model_dev_listed(const struct rt_model *m, const struct rt_dev *d)
+{
+	return model_dev_live(m, d) || !d->gone_since || m->now - d->gone_since < RT_GONE_KEEP;
+}
+
 unsigned int rt_dev_features(const struct rt_model *m, const struct rt_dev *d)
 {
 	if (m->restricted_only && !d->restricted)

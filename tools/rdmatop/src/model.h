@@ -74,7 +74,11 @@ struct rt_dev {
 	rt_counters prev;
 	struct rt_oop last_oop;		/* the last out-of-pool range seen */
 	unsigned long seen;
+	double gone_since;		/* when it left sysfs; 0: it is there */
 };
+
+/* Seconds a gone device stays listed, marked (gone), before it is aged out. */
+#define RT_GONE_KEEP	30
 
 struct rt_event {
 	struct rdma_event ev;
@@ -186,5 +190,11 @@ bool rt_dev_match(const struct rt_dev *d, const char *filter);
  * for a device without a restricted pool under --restricted-only.
  */
 unsigned int rt_dev_features(const struct rt_model *m, const struct rt_dev *d);
+
+/*
+ * Whether the screen, -b, --json and --prometheus list @d: it is there,
+ * or gone for less than RT_GONE_KEEP seconds. --check judges every device.
+ */
+bool model_dev_listed(const struct rt_model *m, const struct rt_dev *d);
 
 #endif /* RDMATOP_MODEL_H */

@@ -295,7 +295,7 @@ void out_json(const struct rt_model *m, FILE *f, const char *filter)
 	j_close(&w, ']');
 	j_open(&w, "devices", '[');
 	for (i = 0; i < m->ndevs; i++)
-		if (rt_dev_match(&m->devs[i], filter))
+		if (model_dev_listed(m, &m->devs[i]) && rt_dev_match(&m->devs[i], filter))
 			j_dev(&w, m, &m->devs[i]);
 	j_close(&w, ']');
 	j_open(&w, "events", '[');

@@ -151,6 +151,15 @@ static void histogram(FILE *f, const char *name, const struct who *w, const __u6
 	sample(f, metric, w, NULL, NULL, (double)total);
 }
 
+/*
+ * Whether @d's series are written: it is listed (not aged out) and its
+ * numbers have @feature (--restricted-only leaves other devices out).
+ */
+static bool dev_has(const struct rt_model *m, const struct rt_dev *d, unsigned int feature)
+{
+	return model_dev_listed(m, d) && (rt_dev_features(m, d) & feature) == feature;
+}
+
 void prom_render(const struct rt_model *m, FILE *f)
 {
 	char name[96];
@@ -209,6 +218,8 @@ void prom_render(const struct rt_model *m, FILE *f)
 		for (i = 0; i < m->ndevs; i++) {
 			const struct rt_dev *d = &m->devs[i];
 
+			if (!dev_has(m, d, fm->feature))
+				continue;
 			w.pool = d->pool;
 			w.device = d->name;
 			fm->emit(f, name, &w, NULL, &d->cur);
@@ -219,6 +230,8 @@ void prom_render(const struct rt_model *m, FILE *f)
 		head(f, "rdma_device_mapping_size_bytes", "histogram",
 		     "Sizes of the device's mappings since rdmatop started.");
 		for (i = 0; i < m->ndevs; i++) {
+			if (!dev_has(m, &m->devs[i], RT_F_BPF))
+				continue;
 			w.pool = m->devs[i].pool;
 			w.device = m->devs[i].name;
 			histogram(f, "rdma_device_mapping_size_bytes", &w,
@@ -230,6 +243,8 @@ void prom_render(const struct rt_model *m, FILE *f)
 		head(f, "rdma_device_inflight_time_seconds", "histogram",
 		     "Time from map to unmap of the device's mappings since rdmatop started.");
 		for (i = 0; i < m->ndevs; i++) {
+			if (!dev_has(m, &m->devs[i], RT_F_UNMAP))
+				continue;
 			w.pool = m->devs[i].pool;
 			w.device = m->devs[i].name;
 			histogram(f, "rdma_device_inflight_time_seconds", &w,

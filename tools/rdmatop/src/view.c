@@ -308,7 +308,7 @@ void view_devs_table(const struct rt_model *m, int width, const char *filter,
 	if (!cells)
 		return;
 	for (i = 0; i < m->ndevs; i++)
-		if (rt_dev_match(&m->devs[i], filter))
+		if (model_dev_listed(m, &m->devs[i]) && rt_dev_match(&m->devs[i], filter))
 			view_dev_cells(m, &m->devs[i], (char (*)[VIEW_CELL])cells[n++ * DC_COUNT]);
 	emit_table(dev_cols, DC_COUNT, cells, n, width, line, ctx);
 	free(cells);

@@ -704,6 +704,46 @@ static void test_restricted_only(void)
 	model_free(&m);
 }
 
+/* ---- gone devices: shown as gone for a while, then aged out ---- */
+
+static void test_aging(void)
+{
+	char buf[1 << 16];
+	struct rt_model m;
+	struct rt_dev *d;
+	struct lines l;
+	FILE *f;
+
+	fill_model(&m, RT_F_ALL);
+	m.now = 1796358298.0;
+	d = model_find_dev(&m, "a003c00.virtio_mmio");
+	d->seen = 0;				/* no longer in sysfs ... */
+	d->gone_since = m.now - 5;		/* ... for 5 s */
+	memset(&l, 0, sizeof(l));
+	view_devs_table(&m, 512, NULL, collect, &l);
+	ok(strstr(l.all, "a003c00.vir") && strstr(l.all, "(gone)"),
+	   "aging: a device gone 5 s ago is shown as gone");
+	d->gone_since = m.now - RT_GONE_KEEP - 1;
+	memset(&l, 0, sizeof(l));
+	view_devs_table(&m, 512, NULL, collect, &l);
+	ok(!strstr(l.all, "a003c00.virtio_mmio") && strstr(l.all, "a003e00.virtio_mmio"),
+	   "aging: a device gone for longer than %d s is aged out of the table", RT_GONE_KEEP);
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(!strstr(buf, "\"name\":\"a003c00.virtio_mmio\""), "aging: and out of --json");
+	f = fmemopen(buf, sizeof(buf), "w");
+	prom_render(&m, f);
+	fclose(f);
+	ok(!strstr(buf, "device=\"a003c00.virtio_mmio\"") &&
+	   strstr(buf, "device=\"a003e00.virtio_mmio\""), "aging: and out of --prometheus");
+	d->cur.oop_check = 1;
+	f = fmemopen(buf, sizeof(buf), "w");
+	ok(check_verdict(&m, false, 3, 0, f) == 1, "aging: --check still judges an aged-out device");
+	fclose(f);
+	model_free(&m);
+}
+
 /* ---- the kernel memory of the maps, from fdinfo ---- */
 
 static void test_memlock(void)
@@ -856,6 +896,8 @@ static void test_sys(void)
 	d = model_find_dev(&m, "a003e00.virtio_mmio");
 	ok(d && !strcmp(d->pool, "blk-pool@70000000") && d->restricted,
 	   "sys: devices from the pool's devices file");
+	ok(d && !model_dev_live(&m, d) && d->gone_since == 1,
+	   "sys: a device not in sysfs is gone since this interval (%g)", d ? d->gone_since : -1);
 	ok(m.features & RT_F_HIWATER, "sys: hiwater available with the series");
 
 	/* Between rescans only used and peak are read again, in both layouts. */
@@ -951,6 +993,7 @@ int main(int argc, char **argv)
 	test_unseen();
 	test_memlock();
 	test_restricted_only();
+	test_aging();
 	test_format();
 	test_fmt_numbers();
 	test_model();
