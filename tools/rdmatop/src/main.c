@@ -80,6 +80,7 @@ static void sample(struct rdmatop *t)
 	if (t->bpf)
 		bpf_read(t->bpf, m);
 	sys_devices(m, &t->paths, rescan);
+	model_record_use(m);
 	model_sort(m, t->opts.sort, t->opts.reverse);
 }
 

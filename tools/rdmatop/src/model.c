@@ -70,6 +70,18 @@ void model_begin(struct rt_model *m, double now)
 		m->devs[i].prev = m->devs[i].cur;
 }
 
+void model_record_use(struct rt_model *m)
+{
+	struct rt_pool *p;
+	size_t i;
+
+	for (i = 0; i < m->npools; i++) {
+		p = &m->pools[i];
+		p->use_hist[p->use_n++ % RT_USE_HISTORY] = p->have_used && p->size ?
+			(uint8_t)(rt_pct(rt_used_bytes(p), p->size) + 0.5) : RT_USE_UNKNOWN;
+	}
+}
+
 void model_events_done(struct rt_model *m)
 {
 	m->ninterval = 0;

@@ -38,6 +38,9 @@ const char *rt_source_name(unsigned int source);
 /* A mapping counter set, summed over CPUs; cumulative since start. */
 typedef struct rdma_counters rt_counters;
 
+#define RT_USE_HISTORY	60	/* intervals of pool use kept for the screen */
+#define RT_USE_UNKNOWN	255
+
 struct rt_pool {
 	char name[RDMA_NAME_LEN];
 	uint64_t key;		/* its pool_keys[] entry, once BPF saw it */
@@ -53,6 +56,10 @@ struct rt_pool {
 	rt_counters cur;	/* BPF, cumulative */
 	rt_counters prev;	/* BPF, at the previous interval */
 	unsigned long seen;	/* generation it was last seen in */
+	/* Use in percent of each of the last RT_USE_HISTORY intervals, a
+	 * ring (RT_USE_UNKNOWN: not read); use_n counts every interval. */
+	uint8_t use_hist[RT_USE_HISTORY];
+	unsigned long use_n;
 };
 
 struct rt_oop {
@@ -121,6 +128,8 @@ void model_free(struct rt_model *m);
 
 /* Starts an interval at @now: what is not seen in it is gone. */
 void model_begin(struct rt_model *m, double now);
+/* Appends each pool's use this interval to its history (after the collectors). */
+void model_record_use(struct rt_model *m);
 /* Forgets this interval's rare events, once every output has read them. */
 void model_events_done(struct rt_model *m);
 

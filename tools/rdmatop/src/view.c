@@ -21,6 +21,7 @@ const struct tcol pool_cols[PC_COUNT] = {
 	[PC_INFLIGHT]	= { "INFLT", 8, false, false, 0, 0 },
 	[PC_FAIL]	= { "FAIL", 3, false, false, 0, 0 },
 	[PC_OOP]	= { "OOP", 1, false, false, 0, 0 },
+	[PC_HISTORY]	= { "HISTORY", 5, true, false, 0, 0 },
 };
 
 const struct tcol dev_cols[DC_COUNT] = {
@@ -68,6 +69,46 @@ static void cell_u64(char *c, const struct rt_model *m, unsigned int f, uint64_t
 		snprintf(c, VIEW_CELL, NA);
 }
 
+void view_sparkline(const struct rt_pool *p, char *buf, size_t len)
+{
+	static const char levels[] = ".:-=+*#";
+	const unsigned long span = RT_USE_HISTORY / VIEW_SPARK;
+	unsigned long hi, lo, n;
+	unsigned int j, top;
+	bool unknown;
+	uint8_t v;
+
+	if (len < VIEW_SPARK + 1) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	/* Character VIEW_SPARK - 1 - j covers intervals [lo, hi): the newest last. */
+	for (j = 0; j < VIEW_SPARK; j++) {
+		char *c = &buf[VIEW_SPARK - 1 - j];
+
+		if (p->use_n <= j * span) {
+			*c = ' ';
+			continue;
+		}
+		hi = p->use_n - j * span;
+		lo = hi > span ? hi - span : 0;
+		top = 0;
+		unknown = true;
+		for (n = lo; n < hi; n++) {
+			v = p->use_hist[n % RT_USE_HISTORY];
+			if (v == RT_USE_UNKNOWN)
+				continue;
+			unknown = false;
+			if (v > top)
+				top = v;
+		}
+		*c = unknown ? '?' : !top ? '_' :
+		     levels[((top > 100 ? 100 : top) - 1) * (sizeof(levels) - 1) / 100];
+	}
+	buf[VIEW_SPARK] = '\0';
+}
+
 void view_pool_cells(const struct rt_model *m, const struct rt_pool *p,
 		     char c[PC_COUNT][VIEW_CELL])
 {
@@ -97,6 +138,7 @@ void view_pool_cells(const struct rt_model *m, const struct rt_pool *p,
 	cell_u64(c[PC_INFLIGHT], m, RT_F_UNMAP, cur->inflight > 0 ? (uint64_t)cur->inflight : 0);
 	cell_u64(c[PC_FAIL], m, RT_F_FAILURES, rt_failures(cur));
 	cell_u64(c[PC_OOP], m, RT_F_OOP_CHECK, rt_oop(cur));
+	view_sparkline(p, c[PC_HISTORY], VIEW_CELL);
 }
 
 static void cell_pct(char *c, const struct rt_model *m, unsigned int f, const __u64 *cur,

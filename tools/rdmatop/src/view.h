@@ -12,10 +12,19 @@
 #include "model.h"
 
 #define VIEW_CELL	64
+#define VIEW_SPARK	12	/* characters of a pool's use history */
+
+/*
+ * view_sparkline - a pool's use over its last RT_USE_HISTORY intervals in
+ * VIEW_SPARK characters, oldest first, each the highest use of its
+ * RT_USE_HISTORY / VIEW_SPARK intervals: '_' 0%, then ".:-=+*#" up to
+ * 100%; ' ' before the history starts, '?' when use was not readable.
+ */
+void view_sparkline(const struct rt_pool *p, char *buf, size_t len);
 
 enum pool_col {
 	PC_NAME, PC_BASE, PC_SIZE, PC_USED, PC_USED_PCT, PC_HIWATER, PC_HW_PCT,
-	PC_MAPS, PC_TO, PC_FROM, PC_INFLIGHT, PC_FAIL, PC_OOP, PC_COUNT,
+	PC_MAPS, PC_TO, PC_FROM, PC_INFLIGHT, PC_FAIL, PC_OOP, PC_HISTORY, PC_COUNT,
 };
 
 enum dev_col {

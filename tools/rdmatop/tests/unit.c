@@ -744,6 +744,42 @@ static void test_aging(void)
 	model_free(&m);
 }
 
+/* ---- a pool's use history ---- */
+
+static void test_history(void)
+{
+	struct rt_model m;
+	struct rt_pool *p;
+	struct lines l;
+	char spark[VIEW_CELL];
+	int i;
+
+	fill_model(&m, RT_F_ALL);
+	p = model_find_pool(&m, "blk-pool@70000000");	/* 4 MiB: 2048 slots */
+	view_sparkline(p, spark, sizeof(spark));
+	ok(!strcmp(spark, "            "), "history: none yet: blank ('%s')", spark);
+	for (i = 0; i < RT_USE_HISTORY; i++) {
+		/* 0% for 30 intervals, then 25%, 50%, 100% for 10 each */
+		p->used = i < 30 ? 0 : i < 40 ? 512 : i < 50 ? 1024 : 2048;
+		p->have_used = !(i >= 10 && i < 15);	/* unreadable for 5 */
+		model_record_use(&m);
+	}
+	view_sparkline(p, spark, sizeof(spark));
+	ok(!strcmp(spark, "__?___::==##"), "history: 60 intervals in 12 characters, the highest "
+	   "use of each 5 ('%s')", spark);
+	p->used = 0;
+	p->have_used = true;
+	model_record_use(&m);
+	view_sparkline(p, spark, sizeof(spark));
+	ok(!strcmp(spark, "_____::==###"),
+	   "history: the window moves one interval ('%s')", spark);
+	memset(&l, 0, sizeof(l));
+	view_pools_table(&m, 80, NULL, collect, &l);
+	ok(l.widest <= 80 && strstr(l.first, "HISTORY") && strstr(l.all, "#"),
+	   "history: the pools table shows it at 80 columns (widest %d)", l.widest);
+	model_free(&m);
+}
+
 /* ---- the kernel memory of the maps, from fdinfo ---- */
 
 static void test_memlock(void)
@@ -997,6 +1033,7 @@ int main(int argc, char **argv)
 	test_memlock();
 	test_restricted_only();
 	test_aging();
+	test_history();
 	test_format();
 	test_fmt_numbers();
 	test_model();
