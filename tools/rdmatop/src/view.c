@@ -69,6 +69,27 @@ static void cell_u64(char *c, const struct rt_model *m, unsigned int f, uint64_t
 		snprintf(c, VIEW_CELL, NA);
 }
 
+void view_scroll_move(struct view_scroll *v, int n, int visible, int delta)
+{
+	long sel = (long)v->sel + delta;
+
+	if (visible < 1)
+		visible = 1;
+	if (sel >= n)
+		sel = n - 1;
+	if (sel < 0)
+		sel = 0;
+	v->sel = (int)sel;
+	if (v->top > v->sel)
+		v->top = v->sel;
+	if (v->sel >= v->top + visible)
+		v->top = v->sel - visible + 1;
+	if (v->top > n - visible)
+		v->top = n - visible;
+	if (v->top < 0)
+		v->top = 0;
+}
+
 void view_sparkline(const struct rt_pool *p, char *buf, size_t len)
 {
 	static const char levels[] = ".:-=+*#";

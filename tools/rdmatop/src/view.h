@@ -40,6 +40,22 @@ void view_pool_cells(const struct rt_model *m, const struct rt_pool *p,
 void view_dev_cells(const struct rt_model *m, const struct rt_dev *d,
 		    char cells[DC_COUNT][VIEW_CELL]);
 
+/* A panel's selected row and first row shown (both from 0, data rows). */
+struct view_scroll {
+	int sel;
+	int top;
+};
+
+#define VIEW_SCROLL_HOME	(-1000000)	/* deltas that go to an end */
+#define VIEW_SCROLL_END		1000000
+
+/*
+ * view_scroll_move - move the selection of a panel of @n rows, @visible
+ * of them shown, by @delta rows (0: only fit a changed @n or @visible),
+ * clamped to the list, scrolling so that it stays shown.
+ */
+void view_scroll_move(struct view_scroll *v, int n, int visible, int delta);
+
 /* "rdmatop HH:MM:SS  4 pools  used 1.2M of 18M (6.6%)  1234 events/s" */
 void view_header(const struct rt_model *m, char *buf, size_t len);
 /* "fallback: kernel without the series; unavailable: ..." or "". */

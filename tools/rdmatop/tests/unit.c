@@ -780,6 +780,36 @@ static void test_history(void)
 	model_free(&m);
 }
 
+/* ---- scrolling and selection in a panel ---- */
+
+static void test_scroll(void)
+{
+	struct view_scroll v = { 0, 0 };
+
+	/* 40 devices in a panel showing 10 rows. */
+	view_scroll_move(&v, 40, 10, 1);
+	ok(v.sel == 1 && v.top == 0, "scroll: down selects the next row (%d, %d)", v.sel, v.top);
+	view_scroll_move(&v, 40, 10, 9);
+	ok(v.sel == 10 && v.top == 1, "scroll: past the last row shown, the panel scrolls "
+	   "(%d, %d)", v.sel, v.top);
+	view_scroll_move(&v, 40, 10, VIEW_SCROLL_END);
+	ok(v.sel == 39 && v.top == 30, "scroll: End: the last row, at the bottom (%d, %d)",
+	   v.sel, v.top);
+	view_scroll_move(&v, 40, 10, -10);
+	ok(v.sel == 29 && v.top == 29, "scroll: a page up (%d, %d)", v.sel, v.top);
+	view_scroll_move(&v, 40, 10, VIEW_SCROLL_HOME);
+	ok(v.sel == 0 && v.top == 0, "scroll: Home (%d, %d)", v.sel, v.top);
+	view_scroll_move(&v, 40, 10, -1);
+	ok(v.sel == 0 && v.top == 0, "scroll: not above the first row");
+	v.sel = 39;
+	v.top = 30;
+	view_scroll_move(&v, 12, 10, 0);	/* the list shrank to 12 */
+	ok(v.sel == 11 && v.top == 2, "scroll: a shorter list keeps the selection in it "
+	   "(%d, %d)", v.sel, v.top);
+	view_scroll_move(&v, 0, 10, 0);
+	ok(v.sel == 0 && v.top == 0, "scroll: an empty list");
+}
+
 /* ---- the kernel memory of the maps, from fdinfo ---- */
 
 static void test_memlock(void)
@@ -1034,6 +1064,7 @@ int main(int argc, char **argv)
 	test_restricted_only();
 	test_aging();
 	test_history();
+	test_scroll();
 	test_format();
 	test_fmt_numbers();
 	test_model();
