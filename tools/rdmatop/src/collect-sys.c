@@ -298,7 +298,7 @@ static void scan_dt_pools(struct rt_model *m, const struct sys_paths *sp)
 			p->nslabs = size / RT_SLOT_SIZE;
 		}
 		/* Not set up yet (no device probed with it): nothing in use. */
-		if (!p->have_used) {
+		if (!p->have_used && !m->no_debugfs) {
 			p->used = 0;
 			p->have_used = true;
 		}
@@ -324,16 +324,36 @@ static bool refresh_pool(struct rt_model *m, const struct sys_paths *sp, struct 
 	return true;
 }
 
+/* Whether debugfs is there: mounted, it is never empty. */
+static bool debugfs_present(const struct sys_paths *sp)
+{
+	char path[PATH_MAX];
+	DIR *d = opendir(sp->debugfs);
+	bool any;
+
+	if (!d)
+		return false;
+	any = next_child(d, sp->debugfs, path, sizeof(path)) != NULL;
+	closedir(d);
+	return any;
+}
+
 void sys_pools(struct rt_model *m, const struct sys_paths *sp, bool rescan)
 {
 	char root[PATH_MAX];
 	size_t i;
 
+	if (rescan)
+		m->no_debugfs = !debugfs_present(sp);
 	if (!rescan) {
 		for (i = 0; i < m->npools; i++) {
 			struct rt_pool *p = &m->pools[i];
 
 			if (!p->restricted || refresh_pool(m, sp, p))
+				continue;
+			/* Without debugfs only the device tree tells: use unknown. */
+			p->seen = m->gen;
+			if (m->no_debugfs)
 				continue;
 			/* Declared by the device tree but not set up yet. */
 			p->used = 0;

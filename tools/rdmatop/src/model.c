@@ -480,6 +480,13 @@ bool model_dev_listed(const struct rt_model *m, const struct rt_dev *d)
 	return model_dev_live(m, d) || !d->gone_since || m->now - d->gone_since < RT_GONE_KEEP;
 }
 
+bool rt_full_mode(const struct rt_model *m)
+{
+	unsigned int f = m->features | (m->no_debugfs ? RT_F_HIWATER : 0);
+
+	return (f & RT_F_ALL) == RT_F_ALL;
+}
+
 unsigned int rt_dev_features(const struct rt_model *m, const struct rt_dev *d)
 {
 	if (m->restricted_only && !d->restricted)

@@ -121,6 +121,7 @@ struct rt_model {
 	/* Kernel memory the program's maps hold (their memlock); 0: unknown. */
 	uint64_t kernel_bytes;
 	bool restricted_only;		/* --restricted-only: other devices not traced */
+	bool no_debugfs;		/* debugfs is not there: pool use unknown */
 };
 
 void model_init(struct rt_model *m);
@@ -199,6 +200,12 @@ bool rt_dev_match(const struct rt_dev *d, const char *filter);
  * for a device without a restricted pool under --restricted-only.
  */
 unsigned int rt_dev_features(const struct rt_model *m, const struct rt_dev *d);
+
+/*
+ * Whether the kernel gives everything (not the fallback mode): the
+ * features, less what only debugfs adds when debugfs is not there.
+ */
+bool rt_full_mode(const struct rt_model *m);
 
 /*
  * Whether the screen, -b, --json and --prometheus list @d: it is there,

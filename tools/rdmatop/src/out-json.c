@@ -268,7 +268,7 @@ void out_json(const struct rt_model *m, FILE *f, const char *filter)
 	j_string(&w, "host", m->host[0] ? m->host : NULL);
 	j_string(&w, "kernel", m->kernel[0] ? m->kernel : NULL);
 	j_num(&w, "interval_s", m->dt, m->dt > 0);
-	j_string(&w, "mode", (m->features & RT_F_ALL) == RT_F_ALL ? "full" : "fallback");
+	j_string(&w, "mode", rt_full_mode(m) ? "full" : "fallback");
 	j_open(&w, "unavailable", '[');
 	for (bit = 1; bit & RT_F_ALL; bit <<= 1) {
 		if (m->features & bit)

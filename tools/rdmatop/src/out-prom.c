@@ -168,7 +168,7 @@ void prom_render(const struct rt_model *m, FILE *f)
 
 	head(f, "rdma_fallback_mode", "gauge",
 	     "1 when the kernel lacks the restricted DMA series and some metrics are missing.");
-	fprintf(f, "rdma_fallback_mode %d\n", (m->features & RT_F_ALL) != RT_F_ALL);
+	fprintf(f, "rdma_fallback_mode %d\n", !rt_full_mode(m));
 	head(f, "rdma_last_update_timestamp_seconds", "gauge",
 	     "When rdmatop last wrote this file.");
 	fprintf(f, "rdma_last_update_timestamp_seconds %.3f\n", m->now);

@@ -249,10 +249,11 @@ void view_unavailable(const struct rt_model *m, char *buf, size_t len)
 	int n;
 
 	buf[0] = '\0';
-	if ((m->features & RT_F_ALL) == RT_F_ALL) {
-		if (m->restricted_only)
-			snprintf(buf, len, "--restricted-only: devices without a restricted pool "
-				 "are not traced");
+	if (rt_full_mode(m)) {
+		snprintf(buf, len, "%s%s%s", m->no_debugfs ? "no debugfs: unavailable: USED USE% "
+			 "PEAK PEAK%" : "", m->no_debugfs && m->restricted_only ? "; " : "",
+			 m->restricted_only ? "--restricted-only: devices without a restricted "
+			 "pool are not traced" : "");
 		return;
 	}
 	n = snprintf(buf, len, "fallback mode (kernel without the restricted DMA series; DMA API "
@@ -265,6 +266,11 @@ void view_unavailable(const struct rt_model *m, char *buf, size_t len)
 		if (n < 0)
 			break;
 		pos += (size_t)n;
+	}
+	if (m->no_debugfs && pos < len) {
+		n = snprintf(buf + pos, len - pos, "%s USED USE%% (no debugfs)",
+			     has(m, RT_F_HIWATER) ? " PEAK PEAK%" : "");
+		pos += n > 0 ? (size_t)n : 0;
 	}
 	if (m->restricted_only && pos < len)
 		snprintf(buf + pos, len - pos, "; --restricted-only: devices without a "

@@ -810,6 +810,53 @@ static void test_scroll(void)
 	ok(v.sel == 0 && v.top == 0, "scroll: an empty list");
 }
 
+/* ---- without debugfs: pools from the device tree, their use unknown ---- */
+
+static void put(const char *root, const char *rel, const void *data, size_t len);
+
+static void test_no_debugfs(void)
+{
+	static const unsigned char reg[16] = { 0, 0, 0, 0, 0x70, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0 };
+	static const unsigned char cells2[4] = { 0, 0, 0, 2 };
+	char root[] = "/tmp/rdmatop-nodbg.XXXXXX", dbg[256], dt[256], sys[256], cmd[300];
+	char line[512], c[PC_COUNT][VIEW_CELL];
+	struct sys_paths sp = { dbg, dt, sys };
+	struct rt_model m;
+	struct rt_pool *p;
+
+	if (!mkdtemp(root)) {
+		ok(0, "no debugfs: temporary directory");
+		return;
+	}
+	snprintf(dbg, sizeof(dbg), "%s/debug", root);	/* not there: not mounted */
+	snprintf(dt, sizeof(dt), "%s/dt", root);
+	snprintf(sys, sizeof(sys), "%s/nosys", root);
+	put(root, "dt/reserved-memory/#address-cells", cells2, 4);
+	put(root, "dt/reserved-memory/#size-cells", cells2, 4);
+	put(root, "dt/reserved-memory/blk-pool@70000000/reg", reg, sizeof(reg));
+	put(root, "dt/reserved-memory/blk-pool@70000000/compatible", "restricted-dma-pool", 20);
+	model_init(&m);
+	m.features = RT_F_ALL & ~RT_F_HIWATER;	/* the series' events, no debugfs */
+	model_begin(&m, 1796358298.0);
+	sys_pools(&m, &sp, true);
+	p = model_find_pool(&m, "blk-pool@70000000");
+	ok(m.no_debugfs && p && p->size == 4 << 20 && !p->have_used,
+	   "no debugfs: the pool from the device tree, its use unknown (not 0)");
+	model_begin(&m, 1796358299.0);
+	sys_pools(&m, &sp, false);
+	ok(p && !p->have_used && p->seen == m.gen, "no debugfs: a refresh keeps it so");
+	view_pool_cells(&m, p, c);
+	ok(!strcmp(c[PC_USED], "-") && !strcmp(c[PC_USED_PCT], "-"),
+	   "no debugfs: USED and USE%% show - (%s %s)", c[PC_USED], c[PC_USED_PCT]);
+	view_unavailable(&m, line, sizeof(line));
+	ok(!strstr(line, "fallback") && strstr(line, "no debugfs") && strstr(line, "USED"),
+	   "no debugfs: not the fallback mode; says what is missing (%s)", line);
+	model_free(&m);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd))
+		diag("cleanup", root);
+}
+
 /* ---- the kernel memory of the maps, from fdinfo ---- */
 
 static void test_memlock(void)
@@ -1065,6 +1112,7 @@ int main(int argc, char **argv)
 	test_aging();
 	test_history();
 	test_scroll();
+	test_no_debugfs();
 	test_format();
 	test_fmt_numbers();
 	test_model();
