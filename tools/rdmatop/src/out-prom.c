@@ -169,6 +169,15 @@ void prom_render(const struct rt_model *m, FILE *f)
 	head(f, "rdma_fallback_mode", "gauge",
 	     "1 when the kernel lacks the restricted DMA series and some metrics are missing.");
 	fprintf(f, "rdma_fallback_mode %d\n", !rt_full_mode(m));
+	head(f, "rdma_info", "gauge",
+	     "Always 1: the kernel, where the DMA API counts come from, and what is traced.");
+	fputs("rdma_info{", f);
+	label(f, "kernel", m->kernel, true);
+	label(f, "dma_api_source", has(m, RT_F_BPF) && m->source != RDMA_SRC_NONE ?
+	      rt_source_name(m->source) : "none", false);
+	label(f, "traced", m->restricted_only ? "restricted" : "all", false);
+	label(f, "debugfs", m->no_debugfs ? "no" : "yes", false);
+	fputs("} 1\n", f);
 	head(f, "rdma_last_update_timestamp_seconds", "gauge",
 	     "When rdmatop last wrote this file.");
 	fprintf(f, "rdma_last_update_timestamp_seconds %.3f\n", m->now);

@@ -616,6 +616,15 @@ static void test_exact(void)
 	ok(strstr(buf, "\"size_p50_bytes\":1048576,") &&
 	   strstr(buf, "\"time_p99_ns\":2147483648,"),
 	   "json: percentiles are exact integers (1048576 bytes, 2147483648 ns)");
+	f = fmemopen(buf, sizeof(buf), "w");
+	prom_render(&m, f);
+	fclose(f);
+	ok(strstr(buf, "\nrdma_info{kernel=\"6.1.192\",dma_api_source=\"fentry\",traced=\"all\","
+		  "debugfs=\"yes\"} 1\n") != NULL,
+	   "prom: rdma_info names the kernel, the DMA API source and what is traced");
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
 	ok(!strncmp(buf, "{\"schema\":2,", 12),
 	   "json: each record starts with its schema version (2)");
 	ok(strstr(buf, "\"host\":\"board-7\",\"kernel\":\"6.1.192\",") &&

@@ -94,7 +94,7 @@ def check_prom(path):
        any(s.name.endswith("_bucket") and s.labels.get("le") == "+Inf" for s in hist.samples),
        "prom: mapping sizes as a histogram with +Inf")
     gauges = [f.name for f in fams if f.type in ("gauge", "histogram")]
-    ok(all(name.endswith(("_bytes", "_seconds", "_slots", "_mappings", "_mode"))
+    ok(all(name.endswith(("_bytes", "_seconds", "_slots", "_mappings", "_mode", "_info"))
            for name in gauges), "prom: gauge and histogram names end in their unit")
 
 
