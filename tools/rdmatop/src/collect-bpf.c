@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -22,6 +23,7 @@ struct rt_bpf {
 	int ncpus;
 	rt_counters *percpu;		/* one lookup's worth of per-CPU values */
 	struct rt_sources src;		/* what this kernel gives */
+	int stats_fd;			/* --self: keeps run-time statistics on; -1 */
 };
 
 static int verbosity;
@@ -69,8 +71,8 @@ static uint64_t maps_memlock(struct rt_bpf *b)
 	return sum;
 }
 
-struct rt_bpf *bpf_open(int verbose, bool restricted_only, struct rt_model *m, char *err,
-			size_t errlen)
+struct rt_bpf *bpf_open(int verbose, bool restricted_only, bool self, struct rt_model *m,
+			char *err, size_t errlen)
 {
 	struct rt_bpf *b = calloc(1, sizeof(*b));
 	struct btf *vmlinux;
@@ -80,6 +82,7 @@ struct rt_bpf *bpf_open(int verbose, bool restricted_only, struct rt_model *m, c
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	b->stats_fd = -1;
 	verbosity = verbose;
 	libbpf_set_print(libbpf_log);
 	b->ncpus = libbpf_num_possible_cpus();
@@ -139,6 +142,16 @@ struct rt_bpf *bpf_open(int verbose, bool restricted_only, struct rt_model *m, c
 		goto fail;
 	}
 	m->kernel_bytes = maps_memlock(b);
+	if (self) {
+		/* Costs two clock reads a run while the fd is open. */
+		b->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (b->stats_fd < 0) {
+			snprintf(err, errlen, "cannot enable BPF run-time statistics: %s",
+				 strerror(-b->stats_fd));
+			goto fail;
+		}
+		m->self_stats = true;
+	}
 	if (verbose)
 		fprintf(stderr, "rdmatop: %d programs loaded; the maps hold %.1f KiB of kernel "
 			"memory\n", b->src.programs, m->kernel_bytes / 1024.0);
@@ -211,13 +224,16 @@ static struct rt_pool *pool_for(struct rt_model *m, __u64 key, const struct rdma
 	return p;
 }
 
-/* The runs of the loaded programs the kernel skipped (nested on a CPU). */
-static __u64 runs_missed(struct rt_bpf *b)
+/*
+ * The runs of the loaded programs the kernel skipped (nested on a CPU),
+ * and with --self their runs and run time.
+ */
+static void prog_stats(struct rt_bpf *b, struct rt_model *m)
 {
 	struct bpf_program *prog;
 	struct bpf_prog_info info;
+	__u64 sum = 0, runs = 0, ns = 0;
 	__u32 len;
-	__u64 sum = 0;
 	int fd;
 
 	bpf_object__for_each_program(prog, b->skel->obj) {
@@ -226,10 +242,17 @@ static __u64 runs_missed(struct rt_bpf *b)
 			continue;
 		memset(&info, 0, sizeof(info));
 		len = sizeof(info);
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len))
-			sum += info.recursion_misses;
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		sum += info.recursion_misses;
+		runs += info.run_cnt;
+		ns += info.run_time_ns;
 	}
-	return sum;
+	m->runs_missed = sum;
+	if (m->self_stats) {
+		m->prog_runs = runs;
+		m->prog_run_ns = ns;
+	}
 }
 
 /*
@@ -282,13 +305,15 @@ void bpf_read(struct rt_bpf *b, struct rt_model *m)
 			rt_counters_add_mappings(&p->cur, &d->cur);
 	}
 	m->self = b->skel->bss->self;
-	m->runs_missed = runs_missed(b);
+	prog_stats(b, m);
 }
 
 void bpf_close(struct rt_bpf *b)
 {
 	if (!b)
 		return;
+	if (b->stats_fd >= 0)
+		close(b->stats_fd);
 	ring_buffer__free(b->rb);
 	rdma_trace__destroy(b->skel);
 	free(b->percpu);

@@ -55,8 +55,8 @@ struct rt_bpf;
  * BTF calls for (sources.h). Sets @m's features and source. Returns NULL
  * with a one-line reason in @err.
  */
-struct rt_bpf *bpf_open(int verbose, bool restricted_only, struct rt_model *m, char *err,
-			size_t errlen);
+struct rt_bpf *bpf_open(int verbose, bool restricted_only, bool self, struct rt_model *m,
+			char *err, size_t errlen);
 /* An fd that polls readable when rare events wait. */
 int bpf_events_fd(struct rt_bpf *b);
 /* Moves waiting rare events into the model. */

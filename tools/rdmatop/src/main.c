@@ -283,8 +283,8 @@ int main(int argc, char **argv)
 	}
 	model_init(&t.model);
 	if (!t.opts.no_bpf) {
-		t.bpf = bpf_open(t.opts.verbose, t.opts.restricted_only, &t.model, err,
-				 sizeof(err));
+		t.bpf = bpf_open(t.opts.verbose, t.opts.restricted_only, t.opts.self, &t.model,
+				 err, sizeof(err));
 		if (!t.bpf) {
 			fprintf(stderr, "rdmatop: %s\n", err);
 			return RT_EXIT_SETUP;

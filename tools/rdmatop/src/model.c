@@ -68,6 +68,8 @@ void model_begin(struct rt_model *m, double now)
 	}
 	for (i = 0; i < m->ndevs; i++)
 		m->devs[i].prev = m->devs[i].cur;
+	m->prev_prog_runs = m->prog_runs;
+	m->prev_prog_run_ns = m->prog_run_ns;
 }
 
 void model_record_use(struct rt_model *m)

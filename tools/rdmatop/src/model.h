@@ -122,6 +122,13 @@ struct rt_model {
 	uint64_t kernel_bytes;
 	bool restricted_only;		/* --restricted-only: other devices not traced */
 	bool no_debugfs;		/* debugfs is not there: pool use unknown */
+	/*
+	 * --self: the kernel's run-time statistics of rdmatop's programs,
+	 * summed (bpf_prog_info run_cnt, run_time_ns), now and an interval ago.
+	 */
+	bool self_stats;
+	uint64_t prog_runs, prog_run_ns;
+	uint64_t prev_prog_runs, prev_prog_run_ns;
 };
 
 void model_init(struct rt_model *m);

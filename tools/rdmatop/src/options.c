@@ -15,6 +15,7 @@ enum {
 	OPT_FAILURES_WARN,
 	OPT_NO_BPF,
 	OPT_RESTRICTED_ONLY,
+	OPT_SELF,
 	OPT_VERSION,
 };
 
@@ -32,6 +33,7 @@ static const struct option long_opts[] = {
 	{ "reverse",		no_argument,		NULL, 'r' },
 	{ "no-bpf",		no_argument,		NULL, OPT_NO_BPF },
 	{ "restricted-only",	no_argument,		NULL, OPT_RESTRICTED_ONLY },
+	{ "self",		no_argument,		NULL, OPT_SELF },
 	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, OPT_VERSION },
@@ -60,6 +62,8 @@ void options_usage(FILE *out)
 	      "      --no-bpf           debugfs only: no BPF program\n"
 	      "      --restricted-only  trace only devices with a restricted pool\n"
 	      "                         (less kernel memory and cost per DMA)\n"
+	      "      --self             show rdmatop's own cost: its BPF programs'\n"
+	      "                         run time (kernel statistics, a little dearer)\n"
 	      "  -v, --verbose          libbpf's log on stderr\n"
 	      "  -h, --help             this text\n"
 	      "      --version          the version\n"
@@ -162,6 +166,9 @@ int options_parse(struct rt_opts *o, int argc, char **argv, bool tty, FILE *err)
 		case OPT_RESTRICTED_ONLY:
 			o->restricted_only = true;
 			break;
+		case OPT_SELF:
+			o->self = true;
+			break;
 		case 'v':
 			o->verbose++;
 			break;
@@ -185,6 +192,8 @@ int options_parse(struct rt_opts *o, int argc, char **argv, bool tty, FILE *err)
 		BAD("--duration and --failures-warn go with --check");
 	if (check && o->no_bpf)
 		BAD("--check needs the BPF program: drop --no-bpf");
+	if (o->self && o->no_bpf)
+		BAD("--self measures the BPF program: drop --no-bpf");
 	if (o->restricted_only && o->no_bpf)
 		BAD("--restricted-only chooses what the BPF program traces: drop --no-bpf");
 	if (check)

@@ -34,6 +34,7 @@ struct rt_opts {
 	bool failures_warn;	/* --check: pool failures do not fail */
 	bool no_bpf;		/* debugfs only */
 	bool restricted_only;	/* trace devices with a restricted pool only */
+	bool self;		/* --self: rdmatop's own cost (BPF statistics) */
 	int verbose;
 	bool help;
 	bool version;

@@ -288,6 +288,8 @@ void out_json(const struct rt_model *m, FILE *f, const char *filter)
 	j_u64(&w, "unmatched_unmaps_total", m->self.unmatched, has(m, RT_F_UNMAP));
 	j_u64(&w, "program_runs_missed_total", m->runs_missed, has(m, RT_F_BPF));
 	j_u64(&w, "kernel_memory_bytes", m->kernel_bytes, m->kernel_bytes != 0);
+	j_u64(&w, "program_runs_total", m->prog_runs, m->self_stats);
+	j_u64(&w, "program_run_time_ns_total", m->prog_run_ns, m->self_stats);
 	j_open(&w, "pools", '[');
 	for (i = 0; i < m->npools; i++)
 		if (rt_pool_match(&m->pools[i], filter))

@@ -192,6 +192,13 @@ void prom_render(const struct rt_model *m, FILE *f)
 		fprintf(f, "rdma_program_runs_missed_total %llu\n",
 			(unsigned long long)m->runs_missed);
 	}
+	if (m->self_stats) {
+		head(f, "rdma_program_runs_total", "counter", "Runs of rdmatop's BPF programs.");
+		fprintf(f, "rdma_program_runs_total %llu\n", (unsigned long long)m->prog_runs);
+		head(f, "rdma_program_run_seconds_total", "counter",
+		     "Time spent in rdmatop's BPF programs (kernel run-time statistics).");
+		fprintf(f, "rdma_program_run_seconds_total %.9g\n", m->prog_run_ns * 1e-9);
+	}
 	if (m->kernel_bytes) {
 		head(f, "rdma_kernel_memory_bytes", "gauge",
 		     "Kernel memory held by rdmatop's BPF maps (their memlock).");

@@ -210,7 +210,7 @@ void view_dev_cells(const struct rt_model *m, const struct rt_dev *d,
 
 void view_header(const struct rt_model *m, char *buf, size_t len)
 {
-	char used[16], size[16], evs[16], clock[16], missed[48] = "";
+	char used[16], size[16], evs[16], clock[16], missed[48] = "", self[32] = "";
 	time_t t = (time_t)m->now;
 	struct tm tm;
 	size_t i, live = 0;
@@ -225,12 +225,15 @@ void view_header(const struct rt_model *m, char *buf, size_t len)
 		fmt_count(evs, sizeof(evs), model_events_per_s(m));
 	else
 		snprintf(evs, sizeof(evs), NA);
+	if (m->self_stats && m->dt > 0)
+		snprintf(self, sizeof(self), "  self %.1f%% CPU",
+			 (double)(m->prog_run_ns - m->prev_prog_run_ns) / (m->dt * 1e7));
 	if (m->runs_missed)
 		snprintf(missed, sizeof(missed), "  (%llu runs missed)",
 			 (unsigned long long)m->runs_missed);
-	snprintf(buf, len, "rdmatop %s  %zu pools  used %s of %s (%.1f%%)  %s events/s%s%s",
+	snprintf(buf, len, "rdmatop %s  %zu pools  used %s of %s (%.1f%%)  %s events/s%s%s%s",
 		 clock, live, used, size, rt_pct(model_total_used(m), model_total_size(m)),
-		 evs, m->self.ringbuf_drops ? "  (rare events dropped)" : "", missed);
+		 evs, self, m->self.ringbuf_drops ? "  (rare events dropped)" : "", missed);
 }
 
 void view_unavailable(const struct rt_model *m, char *buf, size_t len)

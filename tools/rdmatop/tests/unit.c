@@ -866,6 +866,39 @@ static void test_no_debugfs(void)
 		diag("cleanup", root);
 }
 
+/* ---- --self: rdmatop's own cost, from the kernel's BPF run-time statistics ---- */
+
+static void test_self_cost(void)
+{
+	char buf[1 << 16], line[512];
+	struct rt_model m;
+	FILE *f;
+
+	fill_model(&m, RT_F_ALL);
+	view_header(&m, line, sizeof(line));
+	ok(!strstr(line, "self"), "self: no cost shown without the statistics");
+	m.self_stats = true;
+	m.dt = 2;
+	m.prog_runs = 65536;		/* this interval: 32768 a second ... */
+	m.prog_run_ns = 40000000;	/* ... 20 ms a second */
+	m.prev_prog_runs = 0;
+	m.prev_prog_run_ns = 0;
+	view_header(&m, line, sizeof(line));
+	ok(strstr(line, "self 2.0% CPU") != NULL, "self: the header shows 2.0%% of a CPU (%s)", line);
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(strstr(buf, "\"program_runs_total\":65536,") &&
+	   strstr(buf, "\"program_run_time_ns_total\":40000000,"),
+	   "self: json has the runs and their time");
+	f = fmemopen(buf, sizeof(buf), "w");
+	prom_render(&m, f);
+	fclose(f);
+	ok(strstr(buf, "\nrdma_program_run_seconds_total 0.04\n") &&
+	   strstr(buf, "\nrdma_program_runs_total 65536\n"), "self: prometheus has them");
+	model_free(&m);
+}
+
 /* ---- the kernel memory of the maps, from fdinfo ---- */
 
 static void test_memlock(void)
@@ -1122,6 +1155,7 @@ int main(int argc, char **argv)
 	test_history();
 	test_scroll();
 	test_no_debugfs();
+	test_self_cost();
 	test_format();
 	test_fmt_numbers();
 	test_model();

@@ -22,7 +22,8 @@ DEV_EXTRA = {"pool", "bound", "last_out_of_pool"}
 TOP_KEYS = {"schema", "time", "host", "kernel", "dma_api_source", "restricted_only",
             "interval_s", "mode", "unavailable", "ringbuf_drops_total",
             "inflight_untracked_total", "events_untracked_total", "unmatched_unmaps_total",
-            "program_runs_missed_total", "kernel_memory_bytes", "pools", "devices", "events"}
+            "program_runs_missed_total", "kernel_memory_bytes", "program_runs_total",
+            "program_run_time_ns_total", "pools", "devices", "events"}
 
 n = 0
 failed = 0
