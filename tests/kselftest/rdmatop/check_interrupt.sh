@@ -5,6 +5,7 @@
 # every kernel rdmatop can check on.
 . "$(dirname "$0")/rdmatop_lib.sh"
 need_rdmatop
+need_patched
 cleanup_hook() { workload stop; }
 
 workload start

@@ -6,6 +6,7 @@
 # memory than without the option, and --check still passes.
 . "$(dirname "$0")/rdmatop_lib.sh"
 need_rdmatop
+need_patched
 cleanup_hook() { workload stop; }
 
 # dev_field FILE DEVICE KEY: KEY of DEVICE in the last object of FILE

@@ -71,6 +71,57 @@ static uint64_t maps_memlock(struct rt_bpf *b)
 	return sum;
 }
 
+/* The kernel's ENOTSUPP (not in userspace's errno.h): fentry without direct calls. */
+#define ENOTSUPP_KERNEL	524
+
+/*
+ * Opens, configures, loads and attaches the programs @vmlinux calls for
+ * (without fentry/fexit with @no_fentry). Returns 0, or a negative errno
+ * with a one-line reason in @err.
+ */
+static int load_attach(struct rt_bpf *b, const struct btf *vmlinux, bool restricted_only,
+		       bool no_fentry, struct rt_model *m, char *err, size_t errlen)
+{
+	int ret;
+
+	b->skel = rdma_trace__open();
+	if (!b->skel) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot open the BPF program: %s", strerror(errno));
+		return ret;
+	}
+	sources_select(b->skel->obj, vmlinux, no_fentry, &b->src);
+	m->features = b->src.features;
+	m->source = b->src.dma;
+	b->skel->rodata->dma_source = b->src.dma;
+	b->skel->rodata->pool_failure_events = b->src.pool_failure_events;
+	/*
+	 * Only devices without a restricted pool are tracked by address: the
+	 * hash that does it (RDMA_MAX_INFLIGHT entries, most of the kernel
+	 * memory) shrinks to one entry.
+	 */
+	b->skel->rodata->restricted_only = restricted_only;
+	m->restricted_only = restricted_only;
+	if (restricted_only && bpf_map__set_max_entries(b->skel->maps.inflight, 1)) {
+		snprintf(err, errlen, "cannot size the in-flight map");
+		return -EINVAL;
+	}
+	ret = rdma_trace__load(b->skel);
+	if (ret) {
+		snprintf(err, errlen, "cannot load the BPF program: %s%s", strerror(-ret),
+			 verbosity ? "" : " (-v shows libbpf's log)");
+		return ret;
+	}
+	ret = rdma_trace__attach(b->skel);
+	if (ret) {
+		snprintf(err, errlen, "cannot attach the BPF program: %s%s",
+			 ret == -ENOTSUPP_KERNEL ? "not supported by this kernel" : strerror(-ret),
+			 verbosity ? "" : " (-v shows libbpf's log)");
+		return ret;
+	}
+	return 0;
+}
+
 struct rt_bpf *bpf_open(int verbose, bool restricted_only, bool self, struct rt_model *m,
 			char *err, size_t errlen)
 {
@@ -101,41 +152,19 @@ struct rt_bpf *bpf_open(int verbose, bool restricted_only, bool self, struct rt_
 			 "%s; rebuild the kernel with CONFIG_DEBUG_INFO_BTF=y", strerror(errno));
 		goto fail;
 	}
-	b->skel = rdma_trace__open();
-	if (!b->skel) {
-		snprintf(err, errlen, "cannot open the BPF program: %s", strerror(errno));
-		btf__free(vmlinux);
-		goto fail;
+	ret = load_attach(b, vmlinux, restricted_only, false, m, err, errlen);
+	if (ret == -ENOTSUPP_KERNEL && b->src.dma == RDMA_SRC_FENTRY) {
+		/* The BTF promised fentry, the kernel refused: swiotlb_bounced only. */
+		if (verbose)
+			fprintf(stderr, "rdmatop: fentry does not attach here (%s): "
+				"counting bounces only\n", err);
+		rdma_trace__destroy(b->skel);
+		b->skel = NULL;
+		ret = load_attach(b, vmlinux, restricted_only, true, m, err, errlen);
 	}
-	sources_select(b->skel->obj, vmlinux, &b->src);
 	btf__free(vmlinux);
-	m->features = b->src.features;
-	m->source = b->src.dma;
-	b->skel->rodata->dma_source = b->src.dma;
-	b->skel->rodata->pool_failure_events = b->src.pool_failure_events;
-	/*
-	 * Only devices without a restricted pool are tracked by address: the
-	 * hash that does it (RDMA_MAX_INFLIGHT entries, most of the kernel
-	 * memory) shrinks to one entry.
-	 */
-	b->skel->rodata->restricted_only = restricted_only;
-	m->restricted_only = restricted_only;
-	if (restricted_only && bpf_map__set_max_entries(b->skel->maps.inflight, 1)) {
-		snprintf(err, errlen, "cannot size the in-flight map");
+	if (ret)
 		goto fail;
-	}
-	ret = rdma_trace__load(b->skel);
-	if (ret) {
-		snprintf(err, errlen, "cannot load the BPF program: %s%s", strerror(-ret),
-			 verbose ? "" : " (-v shows libbpf's log)");
-		goto fail;
-	}
-	ret = rdma_trace__attach(b->skel);
-	if (ret) {
-		snprintf(err, errlen, "cannot attach the BPF program: %s%s", strerror(-ret),
-			 verbose ? "" : " (-v shows libbpf's log)");
-		goto fail;
-	}
 	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.events), on_event, b, NULL);
 	if (!b->rb) {
 		snprintf(err, errlen, "cannot open the ring buffer: %s", strerror(errno));

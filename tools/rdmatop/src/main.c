@@ -213,8 +213,9 @@ static int run_check(struct rdmatop *t)
 
 	if (!(t->model.features & RT_F_OOP_CHECK)) {
 		fprintf(stderr, "rdmatop: --check cannot verify on this kernel: rdmatop sees no "
-			"DMA API call here (no dma: trace events, no BTF for fentry on "
-			"dma_map_page_attrs)\n");
+			"DMA API call here (no dma: trace events, and no fentry on "
+			"dma_map_page_attrs: it needs ftrace direct calls, arm64 has them "
+			"from Linux 6.4)\n");
 		return RT_EXIT_SETUP;
 	}
 	fprintf(stderr, "rdmatop: checking every DMA of restricted devices for %.1fs\n",
