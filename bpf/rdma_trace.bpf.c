@@ -150,7 +150,17 @@ static const char api_names[RDMA_API_COUNT][RDMA_API_LEN] = {
  */
 static __always_inline __u64 obj_key(const void *p)
 {
-	return p ? (__u64)p - (__u64)&self : 0;
+	__u64 v = (__u64)p;
+
+	if (!v)
+		return 0;
+	/*
+	 * Opaque past the test, so that clang cannot compute v - &self where
+	 * it knows v is 0 (a scalar minus a pointer: 6.1's verifier refuses
+	 * it, "tried to subtract pointer from scalar").
+	 */
+	barrier_var(v);
+	return v - (__u64)&self;
 }
 
 static __always_inline __u32 key_hash(__u64 key)
