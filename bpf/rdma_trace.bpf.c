@@ -86,6 +86,8 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, RDMA_MAX_INFLIGHT);
+	/* Memory as mappings come, not 65536 entries up front. */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct rdma_inflight_key);
 	__type(value, struct rdma_inflight);
 } inflight SEC(".maps");
@@ -113,6 +115,11 @@ const volatile bool pool_failure_events = true;
  * restricted pool end at the pool check, with no table or map touched.
  */
 const volatile bool restricted_only = false;
+/*
+ * inflight_slots' size: userspace sizes it to the pools the board has
+ * (bpf_map__set_max_entries); a pool past it is tracked by address.
+ */
+const volatile __u64 max_slots = RDMA_MAX_SLOTS;
 
 /* Whether a DMA API call of @dev is left alone (--restricted-only). */
 static __always_inline bool skip_dev(struct device *dev)
@@ -285,9 +292,9 @@ static __always_inline int pool_index(struct io_tlb_mem *mem)
 	info->nslabs = nslabs;
 	info->restricted = mem->for_alloc;
 	info->end = mem_end(mem);	/* last: userspace skips a pool until it is set */
-	if (nslabs <= RDMA_MAX_SLOTS) {
+	if (nslabs <= max_slots) {
 		base = __sync_fetch_and_add(&self.slots_next, nslabs);
-		if (base + nslabs <= RDMA_MAX_SLOTS)
+		if (base + nslabs <= max_slots)
 			pool_slot_base[i & (RDMA_MAX_POOLS - 1)] = base + 1;
 	}
 	return i;

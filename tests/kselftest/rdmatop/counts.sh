@@ -18,7 +18,8 @@ cleanup_hook() {
 }
 
 bind_test_driver $dev
-rdmatop --json -d 1 -f $dev > "$WORK/out" 2> "$WORK/err" &
+: > "$WORK/out"
+rdmatop --json -d 1 -f $dev >> "$WORK/out" 2> "$WORK/err" &
 pid=$!
 
 # lines_after N: waits for N more --json lines than there are now, then

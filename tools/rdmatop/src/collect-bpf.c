@@ -71,6 +71,12 @@ static uint64_t maps_memlock(struct rt_bpf *b)
 	return sum;
 }
 
+/* What inflight_slots needs on this board: its pools' slots, capped. */
+static __u64 pool_slots(const struct rt_model *m)
+{
+	return m->board_slots < RDMA_MAX_SLOTS ? m->board_slots : RDMA_MAX_SLOTS;
+}
+
 /* The kernel's ENOTSUPP (not in userspace's errno.h): fentry without direct calls. */
 #define ENOTSUPP_KERNEL	524
 
@@ -102,6 +108,13 @@ static int load_attach(struct rt_bpf *b, const struct btf *vmlinux, bool restric
 	 */
 	b->skel->rodata->restricted_only = restricted_only;
 	m->restricted_only = restricted_only;
+	/* One entry per slot of the restricted pools the board has. */
+	b->skel->rodata->max_slots = pool_slots(m);
+	if (bpf_map__set_max_entries(b->skel->maps.inflight_slots,
+				     b->skel->rodata->max_slots ? b->skel->rodata->max_slots : 1)) {
+		snprintf(err, errlen, "cannot size the pool slot map");
+		return -EINVAL;
+	}
 	if (restricted_only && bpf_map__set_max_entries(b->skel->maps.inflight, 1)) {
 		snprintf(err, errlen, "cannot size the in-flight map");
 		return -EINVAL;

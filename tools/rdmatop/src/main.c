@@ -248,6 +248,23 @@ static int run_loop(struct rdmatop *t)
 	return RT_EXIT_OK;
 }
 
+/* The slots of the board's restricted pools, found as a first sample would. */
+static uint64_t board_slots(const struct sys_paths *paths)
+{
+	struct rt_model probe;
+	uint64_t n = 0;
+	size_t i;
+
+	model_init(&probe);
+	model_begin(&probe, now_s());
+	sys_pools(&probe, paths, true);
+	for (i = 0; i < probe.npools; i++)
+		if (probe.pools[i].restricted)
+			n += probe.pools[i].nslabs;
+	model_free(&probe);
+	return n;
+}
+
 static void warn_fallback(const struct rt_model *m)
 {
 	char line[512];
@@ -284,6 +301,7 @@ int main(int argc, char **argv)
 	}
 	model_init(&t.model);
 	if (!t.opts.no_bpf) {
+		t.model.board_slots = board_slots(&t.paths);
 		t.bpf = bpf_open(t.opts.verbose, t.opts.restricted_only, t.opts.self, &t.model,
 				 err, sizeof(err));
 		if (!t.bpf) {

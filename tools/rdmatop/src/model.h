@@ -120,6 +120,8 @@ struct rt_model {
 	uint64_t runs_missed;
 	/* Kernel memory the program's maps hold (their memlock); 0: unknown. */
 	uint64_t kernel_bytes;
+	/* Slots of the board's restricted pools at start: inflight_slots' size. */
+	uint64_t board_slots;
 	bool restricted_only;		/* --restricted-only: other devices not traced */
 	bool no_debugfs;		/* debugfs is not there: pool use unknown */
 	/*
