@@ -14,6 +14,10 @@
 #ifndef RDMA_SLOT_H
 #define RDMA_SLOT_H
 
+#ifndef __always_inline		/* the host tests */
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
 #define RDMA_SLOT_CAS_TRIES	4
 
 /* A map event: @ts is its stamp, 0 when it is not timed. */

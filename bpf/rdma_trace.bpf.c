@@ -45,6 +45,7 @@
 #include <bpf/bpf_core_read.h>
 #include "rdma_trace.h"
 #include "rdma_slot.h"
+#include "rdma_hist.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -85,6 +86,8 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, RDMA_MAX_INFLIGHT);
+	/* Memory as mappings come, not 65536 entries up front. */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct rdma_inflight_key);
 	__type(value, struct rdma_inflight);
 } inflight SEC(".maps");
@@ -107,6 +110,27 @@ __u64 pool_slot_base[RDMA_MAX_POOLS];	/* its first inflight_slots entry + 1; 0: 
  */
 const volatile __u32 dma_source = RDMA_SRC_TP;
 const volatile bool pool_failure_events = true;
+/*
+ * rdmatop --restricted-only: the DMA API calls of a device without a
+ * restricted pool end at the pool check, with no table or map touched.
+ */
+const volatile bool restricted_only = false;
+/*
+ * inflight_slots' size: userspace sizes it to the pools the board has
+ * (bpf_map__set_max_entries); a pool past it is tracked by address.
+ */
+const volatile __u64 max_slots = RDMA_MAX_SLOTS;
+
+/* Whether a DMA API call of @dev is left alone (--restricted-only). */
+static __always_inline bool skip_dev(struct device *dev)
+{
+	struct io_tlb_mem *mem;
+
+	if (!restricted_only)
+		return false;
+	mem = dev->dma_io_tlb_mem;
+	return !mem || !mem->for_alloc;
+}
 
 /* The DMA API calls an out-of-pool event names. */
 enum rdma_api {
@@ -123,31 +147,6 @@ static const char api_names[RDMA_API_COUNT][RDMA_API_LEN] = {
 
 /* ---- helpers ------------------------------------------------------ */
 
-/*
- * log2 of @v (0 for 0) in 32-bit operations, whose constants fit in the
- * instruction: a 64-bit one costs a 4-instruction load on arm64.
- */
-static __always_inline __u32 log2_32(__u32 v)
-{
-	__u32 r = 0;
-
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
-	if (v >> 1) r += 1;
-	return r;
-}
-
-/* The histogram slot of @v: its log2, the last slot holding the rest. */
-static __always_inline __u32 log2_slot(__u64 v)
-{
-	__u32 hi = v >> 32;
-	__u32 r = hi ? 32 + log2_32(hi) : log2_32(v);
-
-	return r < RDMA_HIST_SLOTS ? r : RDMA_HIST_SLOTS - 1;
-}
-
 #define TABLE_PROBES	8
 
 /*
@@ -158,7 +157,17 @@ static __always_inline __u32 log2_slot(__u64 v)
  */
 static __always_inline __u64 obj_key(const void *p)
 {
-	return p ? (__u64)p - (__u64)&self : 0;
+	__u64 v = (__u64)p;
+
+	if (!v)
+		return 0;
+	/*
+	 * Opaque past the test, so that clang cannot compute v - &self where
+	 * it knows v is 0 (a scalar minus a pointer: 6.1's verifier refuses
+	 * it, "tried to subtract pointer from scalar").
+	 */
+	barrier_var(v);
+	return v - (__u64)&self;
 }
 
 static __always_inline __u32 key_hash(__u64 key)
@@ -283,9 +292,9 @@ static __always_inline int pool_index(struct io_tlb_mem *mem)
 	info->nslabs = nslabs;
 	info->restricted = mem->for_alloc;
 	info->end = mem_end(mem);	/* last: userspace skips a pool until it is set */
-	if (nslabs <= RDMA_MAX_SLOTS) {
+	if (nslabs <= max_slots) {
 		base = __sync_fetch_and_add(&self.slots_next, nslabs);
-		if (base + nslabs <= RDMA_MAX_SLOTS)
+		if (base + nslabs <= max_slots)
 			pool_slot_base[i & (RDMA_MAX_POOLS - 1)] = base + 1;
 	}
 	return i;
@@ -402,7 +411,7 @@ static __always_inline void touch_dev(struct device *dev, struct io_tlb_mem *mem
 	dev_entry_now(dev, mem, &i);
 }
 
-/* @bucket: log2_slot(size) */
+/* @bucket: rdma_hist_slot(size) */
 static __always_inline void count_map(struct rdma_counters *c, __u64 size, int dir,
 				      bool tracked, __u32 bucket)
 {
@@ -436,7 +445,7 @@ static __always_inline void count_unmap(struct rdma_counters *c, __u64 size,
 	if (!timed)
 		return;
 	c->time_ns += ns;
-	c->time_hist[log2_slot(ns)] += 1;
+	c->time_hist[rdma_hist_slot(ns)] += 1;
 }
 
 /* Tracking by address, for mappings that do not bounce through a pool. */
@@ -719,13 +728,13 @@ int BPF_PROG(swiotlb_bounced, struct device *dev, dma_addr_t dev_addr, size_t si
 	if (c) {
 		c->maps += 1;
 		c->map_bytes += size;
-		c->size_hist[log2_slot(size)] += 1;
+		c->size_hist[rdma_hist_slot(size)] += 1;
 	}
 	c = dev_counters(dev, mem);
 	if (c) {
 		c->maps += 1;
 		c->map_bytes += size;
-		c->size_hist[log2_slot(size)] += 1;
+		c->size_hist[rdma_hist_slot(size)] += 1;
 	}
 	return 0;
 }
@@ -844,11 +853,11 @@ static __always_inline void range_mapped(struct dma_range *r, struct rdma_counte
 				   r->api, r->addr, r->size);
 	if (slot) {
 		rdma_slot_map(slot, bounce_stamp(dc));
-		count_map(mc, r->size, r->dir, true, log2_slot(r->size));
+		count_map(mc, r->size, r->dir, true, rdma_hist_slot(r->size));
 	} else {
 		tracked = track_map(r->dev, r->addr, r->size, r->mem);
 	}
-	count_map(dc, r->size, r->dir, tracked, log2_slot(r->size));
+	count_map(dc, r->size, r->dir, tracked, rdma_hist_slot(r->size));
 }
 
 static __always_inline void range_unmapped(struct dma_range *r, struct rdma_counters *dc,
@@ -923,6 +932,8 @@ static __noinline int dma_general(struct device *dev, __u64 addr, __u64 size, __
 {
 	struct dma_range r;
 
+	if (skip_dev(dev))
+		return 0;
 	dma_range_init(&r, dev);
 	r.api = HOW_API(how);
 	r.addr = addr;
@@ -993,7 +1004,7 @@ static __always_inline int page_mapped(struct device *dev, __u64 dma_addr, __u64
 	/* bounce_stamp(), with the device's counters at hand */
 	rdma_slot_map(slot, dc->maps & (RDMA_TIME_SAMPLE - 1) ? 0 : bpf_ktime_get_ns());
 	/* A bounce is under 256 MiB (pools with slot entries are). */
-	count_map(dc, size, dir, true, log2_32(size));
+	count_map(dc, size, dir, true, rdma_hist_slot32(size));
 	return 0;
 }
 
@@ -1063,6 +1074,8 @@ static __noinline int sg_walk(struct device *dev, struct scatterlist *sg, int co
 	__u64 addr, len, rest;
 	int i;
 
+	if (skip_dev(dev))
+		return 0;
 	dma_range_init(&r, dev);
 	r.api = RDMA_API_MAP_SG;
 	r.dir = HOW_DIR(how);
@@ -1103,6 +1116,8 @@ static __always_inline void coherent(struct device *dev, void *virt_addr, __u64 
 	struct rdma_counters *c, *pc;
 	struct dma_range r;
 
+	if (skip_dev(dev))
+		return;
 	if (alloc && virt_addr && pool_restricted(mem)) {
 		dma_range_init(&r, dev);
 		if (!in_pool(ranges_dma_to_phys(r.ranges, dma_addr), size, r.start, r.end)) {

@@ -16,7 +16,8 @@
 
 #define RDMA_NAME_LEN		48	/* device and pool names, NUL included */
 #define RDMA_API_LEN		20	/* "dma_map_resource" and the like */
-#define RDMA_HIST_SLOTS		40	/* log2 buckets: slot i holds [2^i, 2^(i+1)) */
+#define RDMA_HIST_SLOTS		40	/* log2 buckets: slot i holds (2^(i-1), 2^i],
+					 * slot 0 [0, 1]: Prometheus' le */
 #define RDMA_MAX_DEVICES	512	/* slots in the device table: a power of 2 */
 #define RDMA_MAX_POOLS		64	/* slots in the pool table: a power of 2 */
 #define RDMA_MAX_INFLIGHT	65536	/* mappings tracked by address (no pool) */

@@ -19,7 +19,9 @@ cleanup_hook() {
 	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null
 }
 
-rdmatop --json -d 1 > "$WORK/out" 2> "$WORK/err" &
+# The file exists before the background job's own redirection does.
+: > "$WORK/out"
+rdmatop --json -d 1 >> "$WORK/out" 2> "$WORK/err" &
 pid=$!
 # lines_after N: waits for N more lines, sets $line to the newest whole one.
 lines_after() {

@@ -46,7 +46,8 @@ await() {
 }
 
 bind_test_driver $dev
-rdmatop --json -d 0.2 > "$WORK/out" 2> "$WORK/err" &
+: > "$WORK/out"
+rdmatop --json -d 0.2 >> "$WORK/out" 2> "$WORK/err" &
 pid=$!
 wait_for_line "$WORK/out" '"devices"' 20 || fail "rdmatop did not start: $(cat "$WORK/err")"
 

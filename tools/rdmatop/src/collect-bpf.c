@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -22,6 +23,7 @@ struct rt_bpf {
 	int ncpus;
 	rt_counters *percpu;		/* one lookup's worth of per-CPU values */
 	struct rt_sources src;		/* what this kernel gives */
+	int stats_fd;			/* --self: keeps run-time statistics on; -1 */
 };
 
 static int verbosity;
@@ -50,7 +52,91 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-struct rt_bpf *bpf_open(int verbose, struct rt_model *m, char *err, size_t errlen)
+/* The kernel memory the maps hold: their memlock, summed. */
+static uint64_t maps_memlock(struct rt_bpf *b)
+{
+	struct bpf_map *map;
+	uint64_t sum = 0, one;
+	char path[64];
+	int fd;
+
+	bpf_object__for_each_map(map, b->skel->obj) {
+		fd = bpf_map__fd(map);
+		if (fd < 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+		if (!sys_memlock(path, &one))
+			sum += one;
+	}
+	return sum;
+}
+
+/* What inflight_slots needs on this board: its pools' slots, capped. */
+static __u64 pool_slots(const struct rt_model *m)
+{
+	return m->board_slots < RDMA_MAX_SLOTS ? m->board_slots : RDMA_MAX_SLOTS;
+}
+
+/* The kernel's ENOTSUPP (not in userspace's errno.h): fentry without direct calls. */
+#define ENOTSUPP_KERNEL	524
+
+/*
+ * Opens, configures, loads and attaches the programs @vmlinux calls for
+ * (without fentry/fexit with @no_fentry). Returns 0, or a negative errno
+ * with a one-line reason in @err.
+ */
+static int load_attach(struct rt_bpf *b, const struct btf *vmlinux, bool restricted_only,
+		       bool no_fentry, struct rt_model *m, char *err, size_t errlen)
+{
+	int ret;
+
+	b->skel = rdma_trace__open();
+	if (!b->skel) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot open the BPF program: %s", strerror(errno));
+		return ret;
+	}
+	sources_select(b->skel->obj, vmlinux, no_fentry, &b->src);
+	m->features = b->src.features;
+	m->source = b->src.dma;
+	b->skel->rodata->dma_source = b->src.dma;
+	b->skel->rodata->pool_failure_events = b->src.pool_failure_events;
+	/*
+	 * Only devices without a restricted pool are tracked by address: the
+	 * hash that does it (RDMA_MAX_INFLIGHT entries, most of the kernel
+	 * memory) shrinks to one entry.
+	 */
+	b->skel->rodata->restricted_only = restricted_only;
+	m->restricted_only = restricted_only;
+	/* One entry per slot of the restricted pools the board has. */
+	b->skel->rodata->max_slots = pool_slots(m);
+	if (bpf_map__set_max_entries(b->skel->maps.inflight_slots,
+				     b->skel->rodata->max_slots ? b->skel->rodata->max_slots : 1)) {
+		snprintf(err, errlen, "cannot size the pool slot map");
+		return -EINVAL;
+	}
+	if (restricted_only && bpf_map__set_max_entries(b->skel->maps.inflight, 1)) {
+		snprintf(err, errlen, "cannot size the in-flight map");
+		return -EINVAL;
+	}
+	ret = rdma_trace__load(b->skel);
+	if (ret) {
+		snprintf(err, errlen, "cannot load the BPF program: %s%s", strerror(-ret),
+			 verbosity ? "" : " (-v shows libbpf's log)");
+		return ret;
+	}
+	ret = rdma_trace__attach(b->skel);
+	if (ret) {
+		snprintf(err, errlen, "cannot attach the BPF program: %s%s",
+			 ret == -ENOTSUPP_KERNEL ? "not supported by this kernel" : strerror(-ret),
+			 verbosity ? "" : " (-v shows libbpf's log)");
+		return ret;
+	}
+	return 0;
+}
+
+struct rt_bpf *bpf_open(int verbose, bool restricted_only, bool self, struct rt_model *m,
+			char *err, size_t errlen)
 {
 	struct rt_bpf *b = calloc(1, sizeof(*b));
 	struct btf *vmlinux;
@@ -60,6 +146,7 @@ struct rt_bpf *bpf_open(int verbose, struct rt_model *m, char *err, size_t errle
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	b->stats_fd = -1;
 	verbosity = verbose;
 	libbpf_set_print(libbpf_log);
 	b->ncpus = libbpf_num_possible_cpus();
@@ -78,35 +165,38 @@ struct rt_bpf *bpf_open(int verbose, struct rt_model *m, char *err, size_t errle
 			 "%s; rebuild the kernel with CONFIG_DEBUG_INFO_BTF=y", strerror(errno));
 		goto fail;
 	}
-	b->skel = rdma_trace__open();
-	if (!b->skel) {
-		snprintf(err, errlen, "cannot open the BPF program: %s", strerror(errno));
-		btf__free(vmlinux);
-		goto fail;
+	ret = load_attach(b, vmlinux, restricted_only, false, m, err, errlen);
+	if (ret == -ENOTSUPP_KERNEL && b->src.dma == RDMA_SRC_FENTRY) {
+		/* The BTF promised fentry, the kernel refused: swiotlb_bounced only. */
+		if (verbose)
+			fprintf(stderr, "rdmatop: fentry does not attach here (%s): "
+				"counting bounces only\n", err);
+		rdma_trace__destroy(b->skel);
+		b->skel = NULL;
+		ret = load_attach(b, vmlinux, restricted_only, true, m, err, errlen);
 	}
-	sources_select(b->skel->obj, vmlinux, &b->src);
 	btf__free(vmlinux);
-	m->features = b->src.features;
-	m->source = b->src.dma;
-	b->skel->rodata->dma_source = b->src.dma;
-	b->skel->rodata->pool_failure_events = b->src.pool_failure_events;
-	ret = rdma_trace__load(b->skel);
-	if (ret) {
-		snprintf(err, errlen, "cannot load the BPF program: %s%s", strerror(-ret),
-			 verbose ? "" : " (-v shows libbpf's log)");
+	if (ret)
 		goto fail;
-	}
-	ret = rdma_trace__attach(b->skel);
-	if (ret) {
-		snprintf(err, errlen, "cannot attach the BPF program: %s%s", strerror(-ret),
-			 verbose ? "" : " (-v shows libbpf's log)");
-		goto fail;
-	}
 	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.events), on_event, b, NULL);
 	if (!b->rb) {
 		snprintf(err, errlen, "cannot open the ring buffer: %s", strerror(errno));
 		goto fail;
 	}
+	m->kernel_bytes = maps_memlock(b);
+	if (self) {
+		/* Costs two clock reads a run while the fd is open. */
+		b->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (b->stats_fd < 0) {
+			snprintf(err, errlen, "cannot enable BPF run-time statistics: %s",
+				 strerror(-b->stats_fd));
+			goto fail;
+		}
+		m->self_stats = true;
+	}
+	if (verbose)
+		fprintf(stderr, "rdmatop: %d programs loaded; the maps hold %.1f KiB of kernel "
+			"memory\n", b->src.programs, m->kernel_bytes / 1024.0);
 	return b;
 fail:
 	bpf_close(b);
@@ -177,6 +267,37 @@ static struct rt_pool *pool_for(struct rt_model *m, __u64 key, const struct rdma
 }
 
 /*
+ * The runs of the loaded programs the kernel skipped (nested on a CPU),
+ * and with --self their runs and run time.
+ */
+static void prog_stats(struct rt_bpf *b, struct rt_model *m)
+{
+	struct bpf_program *prog;
+	struct bpf_prog_info info;
+	__u64 sum = 0, runs = 0, ns = 0;
+	__u32 len;
+	int fd;
+
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		fd = bpf_program__fd(prog);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		sum += info.recursion_misses;
+		runs += info.run_cnt;
+		ns += info.run_time_ns;
+	}
+	m->runs_missed = sum;
+	if (m->self_stats) {
+		m->prog_runs = runs;
+		m->prog_run_ns = ns;
+	}
+}
+
+/*
  * The pool keys and the device table are read from the program's .bss,
  * which the skeleton maps: an entry whose description is not written yet
  * is skipped until the next interval.
@@ -226,12 +347,15 @@ void bpf_read(struct rt_bpf *b, struct rt_model *m)
 			rt_counters_add_mappings(&p->cur, &d->cur);
 	}
 	m->self = b->skel->bss->self;
+	prog_stats(b, m);
 }
 
 void bpf_close(struct rt_bpf *b)
 {
 	if (!b)
 		return;
+	if (b->stats_fd >= 0)
+		close(b->stats_fd);
 	ring_buffer__free(b->rb);
 	rdma_trace__destroy(b->skel);
 	free(b->percpu);

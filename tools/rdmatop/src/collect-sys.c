@@ -25,6 +25,42 @@ const struct sys_paths sys_default_paths = {
 	.sysfs = "/sys",
 };
 
+void sys_paths_at(struct sys_paths *p, const char *root, char *buf, size_t len)
+{
+	const char *def[3] = { sys_default_paths.debugfs, sys_default_paths.devicetree,
+			       sys_default_paths.sysfs };
+	const char **out[3] = { &p->debugfs, &p->devicetree, &p->sysfs };
+	size_t each = len / 3;
+	int i;
+
+	*p = sys_default_paths;
+	if (!root || !*root)
+		return;
+	for (i = 0; i < 3; i++) {
+		snprintf(buf + i * each, each, "%s%s", root, def[i]);
+		*out[i] = buf + i * each;
+	}
+}
+
+int sys_memlock(const char *path, uint64_t *bytes)
+{
+	unsigned long long v;
+	char line[128];
+	FILE *f = fopen(path, "re");
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %llu", &v) == 1) {
+			*bytes = v;
+			ret = 0;
+			break;
+		}
+	fclose(f);
+	return ret;
+}
+
 /*
  * A debugfs number file. read(2) rather than stdio: it is read for every
  * pool every interval, and a FILE's buffer and scanf cost more than the
@@ -262,7 +298,7 @@ static void scan_dt_pools(struct rt_model *m, const struct sys_paths *sp)
 			p->nslabs = size / RT_SLOT_SIZE;
 		}
 		/* Not set up yet (no device probed with it): nothing in use. */
-		if (!p->have_used) {
+		if (!p->have_used && !m->no_debugfs) {
 			p->used = 0;
 			p->have_used = true;
 		}
@@ -288,16 +324,36 @@ static bool refresh_pool(struct rt_model *m, const struct sys_paths *sp, struct 
 	return true;
 }
 
+/* Whether debugfs is there: mounted, it is never empty. */
+static bool debugfs_present(const struct sys_paths *sp)
+{
+	char path[PATH_MAX];
+	DIR *d = opendir(sp->debugfs);
+	bool any;
+
+	if (!d)
+		return false;
+	any = next_child(d, sp->debugfs, path, sizeof(path)) != NULL;
+	closedir(d);
+	return any;
+}
+
 void sys_pools(struct rt_model *m, const struct sys_paths *sp, bool rescan)
 {
 	char root[PATH_MAX];
 	size_t i;
 
+	if (rescan)
+		m->no_debugfs = !debugfs_present(sp);
 	if (!rescan) {
 		for (i = 0; i < m->npools; i++) {
 			struct rt_pool *p = &m->pools[i];
 
 			if (!p->restricted || refresh_pool(m, sp, p))
+				continue;
+			/* Without debugfs only the device tree tells: use unknown. */
+			p->seen = m->gen;
+			if (m->no_debugfs)
 				continue;
 			/* Declared by the device tree but not set up yet. */
 			p->used = 0;
@@ -460,6 +516,10 @@ void sys_devices(struct rt_model *m, const struct sys_paths *sp, bool rescan)
 
 		/* In sysfs is alive, whoever reported it this interval. */
 		d->seen = dev_exists(sp, d) ? m->gen : 0;
+		if (d->seen)
+			d->gone_since = 0;
+		else if (!d->gone_since)
+			d->gone_since = m->now;
 		p = d->pool[0] ? model_find_pool(m, d->pool) : NULL;
 		d->restricted = p && p->restricted;
 	}

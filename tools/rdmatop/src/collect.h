@@ -22,6 +22,13 @@ struct sys_paths {
 extern const struct sys_paths sys_default_paths;
 
 /*
+ * sys_paths_at - the kernel's files under @root (a test's fake tree) in
+ * @p, the names in @buf (three times PATH_MAX); the default ones when
+ * @root is NULL or empty.
+ */
+void sys_paths_at(struct sys_paths *p, const char *root, char *buf, size_t len);
+
+/*
  * Pools: with @rescan, found in debugfs (both layouts) and the device tree,
  * with their devices (sets RT_F_HIWATER); without, only the used and peak
  * slots of the pools already found: two small reads each, where a rescan
@@ -34,6 +41,13 @@ void sys_pools(struct rt_model *m, const struct sys_paths *p, bool rescan);
  */
 void sys_devices(struct rt_model *m, const struct sys_paths *p, bool rescan);
 
+/*
+ * sys_memlock - the kernel memory charged to one BPF object: the
+ * "memlock:" line of its /proc/PID/fdinfo/FD file at @path. Returns 0, or
+ * -1 when the file or the line is missing.
+ */
+int sys_memlock(const char *path, uint64_t *bytes);
+
 struct rt_bpf;
 
 /*
@@ -41,7 +55,8 @@ struct rt_bpf;
  * BTF calls for (sources.h). Sets @m's features and source. Returns NULL
  * with a one-line reason in @err.
  */
-struct rt_bpf *bpf_open(int verbose, struct rt_model *m, char *err, size_t errlen);
+struct rt_bpf *bpf_open(int verbose, bool restricted_only, bool self, struct rt_model *m,
+			char *err, size_t errlen);
 /* An fd that polls readable when rare events wait. */
 int bpf_events_fd(struct rt_bpf *b);
 /* Moves waiting rare events into the model. */
@@ -56,5 +71,8 @@ void bpf_close(struct rt_bpf *b);
  * how to fix it.
  */
 int env_check(bool need_bpf, char *err, size_t errlen);
+
+/* The environment variable that points rdmatop at a fake tree (tests). */
+#define RDMATOP_SYSROOT_ENV	"RDMATOP_SYSROOT"
 
 #endif

@@ -53,9 +53,10 @@ int env_check(bool need_bpf, char *err, size_t len)
 		snprintf(err, len, "needs root to read the pools in debugfs: run it as root");
 		return -1;
 	}
-	if (!mounted("/sys/kernel/debug", DEBUGFS_MAGIC)) {
+	/* With BPF, debugfs only adds the pools' use (Android user builds lack it). */
+	if (!need_bpf && !mounted("/sys/kernel/debug", DEBUGFS_MAGIC)) {
 		snprintf(err, len, "debugfs is not mounted at /sys/kernel/debug: "
-			 "mount -t debugfs debugfs /sys/kernel/debug");
+			 "mount -t debugfs debugfs /sys/kernel/debug, or drop --no-bpf");
 		return -1;
 	}
 	if (need_bpf && !mounted("/sys/kernel/tracing", TRACEFS_MAGIC) &&

@@ -80,31 +80,47 @@ static int used_width(const bool *shown, const int *widths, int ncols)
 	return n ? sum + (n - 1) * TABLE_GAP : 0;
 }
 
+/*
+ * Drops shown columns of priority above @above, least important first,
+ * until the table fits @width.
+ */
+static void drop_columns(const struct tcol *cols, int ncols, int width, int above,
+			 bool *shown, const int *widths)
+{
+	int i, drop;
+
+	while (used_width(shown, widths, ncols) > width) {
+		drop = -1;
+		for (i = 0; i < ncols; i++)
+			if (shown[i] && cols[i].prio > above &&
+			    (drop < 0 || cols[i].prio >= cols[drop].prio))
+				drop = i;
+		if (drop < 0)
+			return;
+		shown[drop] = false;
+	}
+}
+
 int table_fit(const struct tcol *cols, int ncols, const int *natural, int width,
 	      bool *shown, int *widths)
 {
-	int i, drop, excess, cut;
+	int i, excess, cut, room, full[TABLE_MAX_COLS];
 
-	for (i = 0; i < ncols; i++) {
+	for (i = 0; i < ncols && i < TABLE_MAX_COLS; i++) {
 		shown[i] = true;
 		widths[i] = natural[i];
 		if (cols[i].flex && cols[i].max && widths[i] > cols[i].max)
 			widths[i] = cols[i].max;
 		if (widths[i] < (int)strlen(cols[i].title))
 			widths[i] = (int)strlen(cols[i].title);
+		full[i] = widths[i];
 	}
-	/* Least important columns go first. */
-	while (used_width(shown, widths, ncols) > width) {
-		drop = -1;
-		for (i = 0; i < ncols; i++)
-			if (shown[i] && cols[i].prio &&
-			    (drop < 0 || cols[i].prio >= cols[drop].prio))
-				drop = i;
-		if (drop < 0)
-			break;
-		shown[drop] = false;
-	}
-	/* Then names are elided, never below their minimum. */
+	ncols = i;
+	/*
+	 * The least important columns go first, then names are shortened
+	 * down to their minimum, then the other columns go ...
+	 */
+	drop_columns(cols, ncols, width, TABLE_NAME_PRIO, shown, widths);
 	for (i = 0; i < ncols; i++) {
 		excess = used_width(shown, widths, ncols) - width;
 		if (excess <= 0)
@@ -113,6 +129,16 @@ int table_fit(const struct tcol *cols, int ncols, const int *natural, int width,
 			continue;
 		cut = widths[i] - cols[i].min;
 		widths[i] -= excess < cut ? excess : cut;
+	}
+	drop_columns(cols, ncols, width, 0, shown, widths);
+	/* ... and the names take back the room a dropped column left. */
+	for (i = 0; i < ncols; i++) {
+		room = width - used_width(shown, widths, ncols);
+		if (room <= 0)
+			break;
+		if (!shown[i] || !cols[i].flex || widths[i] >= full[i])
+			continue;
+		widths[i] += room < full[i] - widths[i] ? room : full[i] - widths[i];
 	}
 	return used_width(shown, widths, ncols);
 }

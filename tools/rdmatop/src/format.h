@@ -28,6 +28,8 @@ void fmt_elide(char *buf, size_t len, const char *s, int w);
 
 #define TABLE_MAX_COLS	24
 #define TABLE_GAP	1	/* spaces between columns */
+#define TABLE_NAME_PRIO	5	/* columns less important than this go before
+				 * names are shortened */
 
 /**
  * struct tcol - one column of a table
@@ -53,6 +55,11 @@ struct tcol {
  * @natural: the widest cell (header included) of each column
  * @shown: out, whether each column is shown
  * @widths: out, each shown column's width
+ *
+ * Columns of priority above TABLE_NAME_PRIO are dropped first (least
+ * important first), then names (flex columns) are shortened down to
+ * their @min, then other columns are dropped; the names take back the
+ * room a dropped column leaves.
  *
  * Returns the total width used (never more than @width unless even the
  * never-dropped columns at their minimum do not fit).

@@ -13,15 +13,16 @@ uint64_t hist_total(const uint64_t *slots, int n)
 	return sum;
 }
 
-static double slot_low(int i)
-{
-	return i ? ldexp(1.0, i) : 0.0;
-}
-
+/*
+ * Slot i holds (2^(i-1), 2^i] (slot 0: [0, 1]), as Prometheus buckets
+ * hold values up to their bound: a percentile is the bound of the slot
+ * its rank falls in, a value no sample of the slot exceeds (exact for
+ * powers of two, the common mapping sizes).
+ */
 bool hist_percentile(const uint64_t *slots, int n, double p, double *out)
 {
 	uint64_t total = hist_total(slots, n), before = 0;
-	double rank, lo, hi;
+	double rank;
 	int i;
 
 	if (!total || p <= 0 || p > 100)
@@ -32,9 +33,7 @@ bool hist_percentile(const uint64_t *slots, int n, double p, double *out)
 		if (!slots[i])
 			continue;
 		if ((double)(before + slots[i]) >= rank) {
-			lo = slot_low(i);
-			hi = ldexp(1.0, i + 1);
-			*out = lo + (hi - lo) * (rank - (double)before) / (double)slots[i];
+			*out = ldexp(1.0, i);
 			return true;
 		}
 		before += slots[i];

@@ -7,12 +7,14 @@
 #include <stdint.h>
 
 /*
- * hist_percentile - estimate the @p-th percentile (0 < p <= 100)
- * @slots: counts; slot i holds values in [2^i, 2^(i+1)), slot 0 [0, 2)
+ * hist_percentile - bound the @p-th percentile (0 < p <= 100), nearest rank
+ * @slots: counts; slot i holds values in (2^(i-1), 2^i], slot 0 [0, 1]
+ *	(bpf/rdma_hist.h)
  * @n: number of slots
- * @out: the estimate, interpolated linearly inside its slot
+ * @out: the upper bound of the slot the percentile's sample is in: no
+ *	larger than twice the sample, equal to it for a power of two
  *
- * Returns false when the histogram is empty.
+ * Returns false when the histogram is empty or @p is out of range.
  */
 bool hist_percentile(const uint64_t *slots, int n, double p, double *out);
 

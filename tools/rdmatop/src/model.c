@@ -2,8 +2,10 @@
 /*
  * The pools and devices model: lookups, intervals, derived numbers.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include "model.h"
 
 static const char *const feature_names[] = {
@@ -35,7 +37,13 @@ const char *rt_source_name(unsigned int s)
 
 void model_init(struct rt_model *m)
 {
+	struct utsname u;
+
 	memset(m, 0, sizeof(*m));
+	if (!uname(&u)) {
+		snprintf(m->host, sizeof(m->host), "%s", u.nodename);
+		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
+	}
 }
 
 void model_free(struct rt_model *m)
@@ -60,6 +68,20 @@ void model_begin(struct rt_model *m, double now)
 	}
 	for (i = 0; i < m->ndevs; i++)
 		m->devs[i].prev = m->devs[i].cur;
+	m->prev_prog_runs = m->prog_runs;
+	m->prev_prog_run_ns = m->prog_run_ns;
+}
+
+void model_record_use(struct rt_model *m)
+{
+	struct rt_pool *p;
+	size_t i;
+
+	for (i = 0; i < m->npools; i++) {
+		p = &m->pools[i];
+		p->use_hist[p->use_n++ % RT_USE_HISTORY] = p->have_used && p->size ?
+			(uint8_t)(rt_pct(rt_used_bytes(p), p->size) + 0.5) : RT_USE_UNKNOWN;
+	}
 }
 
 void model_events_done(struct rt_model *m)
@@ -453,6 +475,25 @@ void model_sort(struct rt_model *m, enum rt_sort by, bool reverse)
 bool rt_pool_match(const struct rt_pool *p, const char *filter)
 {
 	return !filter || !*filter || strstr(p->name, filter);
+}
+
+bool model_dev_listed(const struct rt_model *m, const struct rt_dev *d)
+{
+	return model_dev_live(m, d) || !d->gone_since || m->now - d->gone_since < RT_GONE_KEEP;
+}
+
+bool rt_full_mode(const struct rt_model *m)
+{
+	unsigned int f = m->features | (m->no_debugfs ? RT_F_HIWATER : 0);
+
+	return (f & RT_F_ALL) == RT_F_ALL;
+}
+
+unsigned int rt_dev_features(const struct rt_model *m, const struct rt_dev *d)
+{
+	if (m->restricted_only && !d->restricted)
+		return m->features & (RT_F_HIWATER | RT_F_OOP_KERNEL);
+	return m->features;
 }
 
 bool rt_dev_match(const struct rt_dev *d, const char *filter)

@@ -38,6 +38,9 @@ const char *rt_source_name(unsigned int source);
 /* A mapping counter set, summed over CPUs; cumulative since start. */
 typedef struct rdma_counters rt_counters;
 
+#define RT_USE_HISTORY	60	/* intervals of pool use kept for the screen */
+#define RT_USE_UNKNOWN	255
+
 struct rt_pool {
 	char name[RDMA_NAME_LEN];
 	uint64_t key;		/* its pool_keys[] entry, once BPF saw it */
@@ -53,6 +56,10 @@ struct rt_pool {
 	rt_counters cur;	/* BPF, cumulative */
 	rt_counters prev;	/* BPF, at the previous interval */
 	unsigned long seen;	/* generation it was last seen in */
+	/* Use in percent of each of the last RT_USE_HISTORY intervals, a
+	 * ring (RT_USE_UNKNOWN: not read); use_n counts every interval. */
+	uint8_t use_hist[RT_USE_HISTORY];
+	unsigned long use_n;
 };
 
 struct rt_oop {
@@ -74,7 +81,11 @@ struct rt_dev {
 	rt_counters prev;
 	struct rt_oop last_oop;		/* the last out-of-pool range seen */
 	unsigned long seen;
+	double gone_since;		/* when it left sysfs; 0: it is there */
 };
+
+/* Seconds a gone device stays listed, marked (gone), before it is aged out. */
+#define RT_GONE_KEEP	30
 
 struct rt_event {
 	struct rdma_event ev;
@@ -82,6 +93,8 @@ struct rt_event {
 };
 
 struct rt_model {
+	char host[65];			/* uname: the node name ... */
+	char kernel[65];		/* ... and the kernel's release */
 	struct rt_pool *pools;
 	size_t npools, pools_cap;
 	struct rt_dev *devs;
@@ -99,6 +112,25 @@ struct rt_model {
 	size_t ninterval, interval_cap;
 
 	struct rdma_self self;		/* the BPF program's own counters */
+	/*
+	 * Runs of the program the kernel skipped (bpf_prog_info's
+	 * recursion_misses): a DMA API call made on a CPU while the program
+	 * ran there (an interrupt) is not seen.
+	 */
+	uint64_t runs_missed;
+	/* Kernel memory the program's maps hold (their memlock); 0: unknown. */
+	uint64_t kernel_bytes;
+	/* Slots of the board's restricted pools at start: inflight_slots' size. */
+	uint64_t board_slots;
+	bool restricted_only;		/* --restricted-only: other devices not traced */
+	bool no_debugfs;		/* debugfs is not there: pool use unknown */
+	/*
+	 * --self: the kernel's run-time statistics of rdmatop's programs,
+	 * summed (bpf_prog_info run_cnt, run_time_ns), now and an interval ago.
+	 */
+	bool self_stats;
+	uint64_t prog_runs, prog_run_ns;
+	uint64_t prev_prog_runs, prev_prog_run_ns;
 };
 
 void model_init(struct rt_model *m);
@@ -106,6 +138,8 @@ void model_free(struct rt_model *m);
 
 /* Starts an interval at @now: what is not seen in it is gone. */
 void model_begin(struct rt_model *m, double now);
+/* Appends each pool's use this interval to its history (after the collectors). */
+void model_record_use(struct rt_model *m);
 /* Forgets this interval's rare events, once every output has read them. */
 void model_events_done(struct rt_model *m);
 
@@ -169,5 +203,23 @@ void model_sort(struct rt_model *m, enum rt_sort by, bool reverse);
 /* A case-sensitive substring filter on device or pool names ("" = all). */
 bool rt_pool_match(const struct rt_pool *p, const char *filter);
 bool rt_dev_match(const struct rt_dev *d, const char *filter);
+
+/*
+ * The features a device's numbers have: the model's, less the BPF counts
+ * for a device without a restricted pool under --restricted-only.
+ */
+unsigned int rt_dev_features(const struct rt_model *m, const struct rt_dev *d);
+
+/*
+ * Whether the kernel gives everything (not the fallback mode): the
+ * features, less what only debugfs adds when debugfs is not there.
+ */
+bool rt_full_mode(const struct rt_model *m);
+
+/*
+ * Whether the screen, -b, --json and --prometheus list @d: it is there,
+ * or gone for less than RT_GONE_KEEP seconds. --check judges every device.
+ */
+bool model_dev_listed(const struct rt_model *m, const struct rt_dev *d);
 
 #endif /* RDMATOP_MODEL_H */

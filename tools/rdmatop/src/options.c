@@ -14,6 +14,8 @@ enum {
 	OPT_DURATION,
 	OPT_FAILURES_WARN,
 	OPT_NO_BPF,
+	OPT_RESTRICTED_ONLY,
+	OPT_SELF,
 	OPT_VERSION,
 };
 
@@ -30,6 +32,8 @@ static const struct option long_opts[] = {
 	{ "sort",		required_argument,	NULL, 's' },
 	{ "reverse",		no_argument,		NULL, 'r' },
 	{ "no-bpf",		no_argument,		NULL, OPT_NO_BPF },
+	{ "restricted-only",	no_argument,		NULL, OPT_RESTRICTED_ONLY },
+	{ "self",		no_argument,		NULL, OPT_SELF },
 	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, OPT_VERSION },
@@ -56,6 +60,10 @@ void options_usage(FILE *out)
 	      "                         failures or oop (default maps)\n"
 	      "  -r, --reverse          reverse the sort\n"
 	      "      --no-bpf           debugfs only: no BPF program\n"
+	      "      --restricted-only  trace only devices with a restricted pool\n"
+	      "                         (less kernel memory and cost per DMA)\n"
+	      "      --self             show rdmatop's own cost: its BPF programs'\n"
+	      "                         run time (kernel statistics, a little dearer)\n"
 	      "  -v, --verbose          libbpf's log on stderr\n"
 	      "  -h, --help             this text\n"
 	      "      --version          the version\n"
@@ -155,6 +163,12 @@ int options_parse(struct rt_opts *o, int argc, char **argv, bool tty, FILE *err)
 		case OPT_NO_BPF:
 			o->no_bpf = true;
 			break;
+		case OPT_RESTRICTED_ONLY:
+			o->restricted_only = true;
+			break;
+		case OPT_SELF:
+			o->self = true;
+			break;
 		case 'v':
 			o->verbose++;
 			break;
@@ -178,6 +192,10 @@ int options_parse(struct rt_opts *o, int argc, char **argv, bool tty, FILE *err)
 		BAD("--duration and --failures-warn go with --check");
 	if (check && o->no_bpf)
 		BAD("--check needs the BPF program: drop --no-bpf");
+	if (o->self && o->no_bpf)
+		BAD("--self measures the BPF program: drop --no-bpf");
+	if (o->restricted_only && o->no_bpf)
+		BAD("--restricted-only chooses what the BPF program traces: drop --no-bpf");
 	if (check)
 		o->mode = RT_MODE_CHECK;
 	else if (json)

@@ -33,6 +33,8 @@ struct rt_opts {
 	bool reverse;
 	bool failures_warn;	/* --check: pool failures do not fail */
 	bool no_bpf;		/* debugfs only */
+	bool restricted_only;	/* trace devices with a restricted pool only */
+	bool self;		/* --self: rdmatop's own cost (BPF statistics) */
 	int verbose;
 	bool help;
 	bool version;

@@ -23,11 +23,13 @@ static void oop_line(FILE *out, const struct rt_dev *d)
 	fputc('\n', out);
 }
 
-int check_verdict(const struct rt_model *m, bool failures_warn, double secs, FILE *out)
+int check_verdict(const struct rt_model *m, bool failures_warn, double secs, int signo,
+		  FILE *out)
 {
 	bool see_failures = m->features & RT_F_FAILURES;
 	uint64_t maps = 0, checked = 0;
 	int status = RT_EXIT_OK;
+	char missed[128] = "";
 	size_t i;
 
 	for (i = 0; i < m->ndevs; i++) {
@@ -73,11 +75,19 @@ int check_verdict(const struct rt_model *m, bool failures_warn, double secs, FIL
 		fprintf(out, "rdmatop: note: %llu event(s) of devices or pools past rdmatop's "
 			"tables (%d devices, %d pools): checked, counted on no device\n",
 			(unsigned long long)m->self.untracked, RDMA_MAX_DEVICES, RDMA_MAX_POOLS);
+	if (status == RT_EXIT_OK && signo) {
+		fprintf(out, "rdmatop: interrupted after %.1fs: no verdict (nothing wrong seen in "
+			"that time)\n", secs);
+		return 128 + signo;
+	}
+	if (m->runs_missed)
+		snprintf(missed, sizeof(missed), "; %llu DMA API calls not seen (program runs the "
+			 "kernel skipped: nested on a CPU)", (unsigned long long)m->runs_missed);
 	if (status == RT_EXIT_OK)
 		fprintf(out, "rdmatop: ok: no out-of-pool DMA%s in %.1fs (%zu devices, %llu with "
-			"a restricted pool, %llu mappings)%s\n",
+			"a restricted pool, %llu mappings)%s%s\n",
 			failures_warn || !see_failures ? "" : " and no pool failure", secs,
 			m->ndevs, (unsigned long long)checked, (unsigned long long)maps,
-			see_failures ? "" : "; pool failures are not visible on this kernel");
+			see_failures ? "" : "; pool failures are not visible on this kernel", missed);
 	return status;
 }

@@ -85,6 +85,15 @@ static void j_s64(struct jw *w, const char *k, int64_t v, bool avail)
 	j_val(w, k, buf, avail ? fmt_s64(buf, v) : -1);
 }
 
+/* Seconds since the epoch, to the microsecond. */
+static void j_time(struct jw *w, const char *k, double t)
+{
+	char buf[40];
+	int n = snprintf(buf, sizeof(buf), "%.6f", t);
+
+	j_val(w, k, buf, isfinite(t) && n > 0 ? n : -1);
+}
+
 static void j_num(struct jw *w, const char *k, double v, bool avail)
 {
 	char buf[FMT_NUM_LEN];
@@ -107,17 +116,23 @@ static void j_string(struct jw *w, const char *k, const char *v)
 		fputs("null", w->f);
 }
 
+static bool has_f(unsigned int features, unsigned int f)
+{
+	return (features & f) == f;
+}
+
 static bool has(const struct rt_model *m, unsigned int f)
 {
 	return (m->features & f) == f;
 }
 
 /* The counters pools and devices share. */
-static void j_counters(struct jw *w, const struct rt_model *m, const rt_counters *c,
-		       const rt_counters *p)
+/* @f: the features these numbers have (rt_dev_features() for a device). */
+static void j_counters(struct jw *w, const struct rt_model *m, unsigned int f,
+		       const rt_counters *c, const rt_counters *p)
 {
-	bool bpf = has(m, RT_F_BPF), dir = has(m, RT_F_DIRECTION);
-	bool unmap = has(m, RT_F_UNMAP), rate = bpf && m->dt > 0;
+	bool bpf = has_f(f, RT_F_BPF), dir = has_f(f, RT_F_DIRECTION);
+	bool unmap = has_f(f, RT_F_UNMAP), rate = bpf && m->dt > 0;
 
 	j_u64(w, "maps_total", c->maps, bpf);
 	j_num(w, "maps_per_s", rt_rate(c->maps, p->maps, m->dt), rate);
@@ -132,32 +147,35 @@ static void j_counters(struct jw *w, const struct rt_model *m, const rt_counters
 	      rt_rate(c->bytes_from_device, p->bytes_from_device, m->dt), rate && dir);
 	j_s64(w, "inflight", c->inflight, unmap);
 	j_s64(w, "inflight_bytes", c->inflight_bytes, unmap);
-	j_u64(w, "map_failures_total", c->map_failures, has(m, RT_F_FAILURES));
-	j_u64(w, "alloc_failures_total", c->alloc_failures, has(m, RT_F_FAILURES));
-	j_u64(w, "allocs_total", c->allocs, has(m, RT_F_COHERENT));
-	j_u64(w, "frees_total", c->frees, has(m, RT_F_COHERENT));
-	j_u64(w, "out_of_pool_kernel_total", c->oop_kernel, has(m, RT_F_OOP_KERNEL));
-	j_u64(w, "out_of_pool_check_total", c->oop_check, has(m, RT_F_OOP_CHECK));
-	j_u64(w, "refused_total", c->refused, has(m, RT_F_OOP_KERNEL));
+	j_u64(w, "map_failures_total", c->map_failures, has_f(f, RT_F_FAILURES));
+	j_u64(w, "alloc_failures_total", c->alloc_failures, has_f(f, RT_F_FAILURES));
+	j_u64(w, "allocs_total", c->allocs, has_f(f, RT_F_COHERENT));
+	j_u64(w, "frees_total", c->frees, has_f(f, RT_F_COHERENT));
+	j_u64(w, "out_of_pool_kernel_total", c->oop_kernel, has_f(f, RT_F_OOP_KERNEL));
+	j_u64(w, "out_of_pool_check_total", c->oop_check, has_f(f, RT_F_OOP_CHECK));
+	j_u64(w, "refused_total", c->refused, has_f(f, RT_F_OOP_KERNEL));
 }
 
-static void j_percentiles(struct jw *w, const struct rt_model *m, const rt_counters *c,
+/* A percentile: a bucket's bound, a power of two, written exactly. */
+static void j_pct(struct jw *w, const char *k, const uint64_t *d, double p, bool avail)
+{
+	double v = 0;
+
+	avail = avail && hist_percentile(d, RDMA_HIST_SLOTS, p, &v);
+	j_u64(w, k, (uint64_t)v, avail);
+}
+
+static void j_percentiles(struct jw *w, unsigned int f, const rt_counters *c,
 			  const rt_counters *p)
 {
 	uint64_t d[RDMA_HIST_SLOTS];
-	double v;
-	bool ok;
 
 	rt_hist_delta(c->size_hist, p->size_hist, d);
-	ok = has(m, RT_F_BPF) && hist_percentile(d, RDMA_HIST_SLOTS, 50, &v);
-	j_num(w, "size_p50_bytes", ok ? v : 0, ok);
-	ok = has(m, RT_F_BPF) && hist_percentile(d, RDMA_HIST_SLOTS, 99, &v);
-	j_num(w, "size_p99_bytes", ok ? v : 0, ok);
+	j_pct(w, "size_p50_bytes", d, 50, has_f(f, RT_F_BPF));
+	j_pct(w, "size_p99_bytes", d, 99, has_f(f, RT_F_BPF));
 	rt_hist_delta(c->time_hist, p->time_hist, d);
-	ok = has(m, RT_F_UNMAP) && hist_percentile(d, RDMA_HIST_SLOTS, 50, &v);
-	j_num(w, "time_p50_ns", ok ? v : 0, ok);
-	ok = has(m, RT_F_UNMAP) && hist_percentile(d, RDMA_HIST_SLOTS, 99, &v);
-	j_num(w, "time_p99_ns", ok ? v : 0, ok);
+	j_pct(w, "time_p50_ns", d, 50, has_f(f, RT_F_UNMAP));
+	j_pct(w, "time_p99_ns", d, 99, has_f(f, RT_F_UNMAP));
 }
 
 static void j_pool(struct jw *w, const struct rt_model *m, const struct rt_pool *p)
@@ -175,8 +193,8 @@ static void j_pool(struct jw *w, const struct rt_model *m, const struct rt_pool 
 	j_u64(w, "hiwater_slots", p->hiwater, p->have_hiwater);
 	j_u64(w, "hiwater_bytes", rt_hiwater_bytes(p), p->have_hiwater);
 	j_num(w, "hiwater_pct", rt_pct(rt_hiwater_bytes(p), p->size), p->have_hiwater);
-	j_counters(w, m, &p->cur, &p->prev);
-	j_percentiles(w, m, &p->cur, &p->prev);
+	j_counters(w, m, m->features, &p->cur, &p->prev);
+	j_percentiles(w, m->features, &p->cur, &p->prev);
 	j_close(w, '}');
 }
 
@@ -190,8 +208,8 @@ static void j_dev(struct jw *w, const struct rt_model *m, const struct rt_dev *d
 	j_bool(w, "live", model_dev_live(m, d));
 	j_bool(w, "restricted", d->restricted);
 	j_bool(w, "bound", d->bound);
-	j_counters(w, m, &d->cur, &d->prev);
-	j_percentiles(w, m, &d->cur, &d->prev);
+	j_counters(w, m, rt_dev_features(m, d), &d->cur, &d->prev);
+	j_percentiles(w, rt_dev_features(m, d), &d->cur, &d->prev);
 	if (o->api[0]) {
 		j_open(w, "last_out_of_pool", '{');
 		j_string(w, "api", o->api);
@@ -224,7 +242,7 @@ static void j_event(struct jw *w, const struct rt_event *e)
 
 	j_open(w, NULL, '{');
 	j_string(w, "type", event_type(ev->type));
-	j_num(w, "time", e->time, true);
+	j_time(w, "time", e->time);
 	j_string(w, "device", ev->dev_name);
 	j_string(w, "pool", ev->pool_name[0] ? ev->pool_name : NULL);
 	j_string(w, "api", ev->api[0] ? ev->api : NULL);
@@ -245,9 +263,12 @@ void out_json(const struct rt_model *m, FILE *f, const char *filter)
 	size_t i;
 
 	j_open(&w, NULL, '{');
-	j_num(&w, "time", m->now, true);
+	j_u64(&w, "schema", RT_JSON_SCHEMA, true);
+	j_time(&w, "time", m->now);
+	j_string(&w, "host", m->host[0] ? m->host : NULL);
+	j_string(&w, "kernel", m->kernel[0] ? m->kernel : NULL);
 	j_num(&w, "interval_s", m->dt, m->dt > 0);
-	j_string(&w, "mode", (m->features & RT_F_ALL) == RT_F_ALL ? "full" : "fallback");
+	j_string(&w, "mode", rt_full_mode(m) ? "full" : "fallback");
 	j_open(&w, "unavailable", '[');
 	for (bit = 1; bit & RT_F_ALL; bit <<= 1) {
 		if (m->features & bit)
@@ -258,9 +279,17 @@ void out_json(const struct rt_model *m, FILE *f, const char *filter)
 		j_str(f, rt_feature_name(bit));
 	}
 	j_close(&w, ']');
+	j_string(&w, "dma_api_source", has(m, RT_F_BPF) && m->source != RDMA_SRC_NONE ?
+		 rt_source_name(m->source) : NULL);
+	j_bool(&w, "restricted_only", m->restricted_only);
 	j_u64(&w, "ringbuf_drops_total", m->self.ringbuf_drops, has(m, RT_F_BPF));
 	j_u64(&w, "inflight_untracked_total", m->self.inflight_full, has(m, RT_F_BPF));
 	j_u64(&w, "events_untracked_total", m->self.untracked, has(m, RT_F_BPF));
+	j_u64(&w, "unmatched_unmaps_total", m->self.unmatched, has(m, RT_F_UNMAP));
+	j_u64(&w, "program_runs_missed_total", m->runs_missed, has(m, RT_F_BPF));
+	j_u64(&w, "kernel_memory_bytes", m->kernel_bytes, m->kernel_bytes != 0);
+	j_u64(&w, "program_runs_total", m->prog_runs, m->self_stats);
+	j_u64(&w, "program_run_time_ns_total", m->prog_run_ns, m->self_stats);
 	j_open(&w, "pools", '[');
 	for (i = 0; i < m->npools; i++)
 		if (rt_pool_match(&m->pools[i], filter))
@@ -268,7 +297,7 @@ void out_json(const struct rt_model *m, FILE *f, const char *filter)
 	j_close(&w, ']');
 	j_open(&w, "devices", '[');
 	for (i = 0; i < m->ndevs; i++)
-		if (rt_dev_match(&m->devs[i], filter))
+		if (model_dev_listed(m, &m->devs[i]) && rt_dev_match(&m->devs[i], filter))
 			j_dev(&w, m, &m->devs[i]);
 	j_close(&w, ']');
 	j_open(&w, "events", '[');

@@ -125,8 +125,8 @@ static void head(FILE *f, const char *name, const char *type, const char *help)
 /*
  * A log2 histogram as a Prometheus histogram with fixed buckets (le =
  * 2^k for k in [lo, hi], times @scale), so the series stay the same from
- * one scrape to the next. Slot i holds [2^i, 2^(i+1)): it is counted in
- * every bucket whose bound is at least 2^(i+1).
+ * one scrape to the next. Slot i holds (2^(i-1), 2^i]: it is counted in
+ * every bucket whose bound is at least 2^i (a 4096-byte map in le="4096").
  */
 static void histogram(FILE *f, const char *name, const struct who *w, const __u64 *slots,
 		      int lo, int hi, double scale, double sum)
@@ -139,7 +139,7 @@ static void histogram(FILE *f, const char *name, const struct who *w, const __u6
 		total += slots[k];
 	snprintf(metric, sizeof(metric), "%s_bucket", name);
 	for (k = lo; k <= hi; k++) {
-		for (; i < k && i < RDMA_HIST_SLOTS; i++)
+		for (; i <= k && i < RDMA_HIST_SLOTS; i++)
 			cum += slots[i];
 		snprintf(le, sizeof(le), "%.17g", (double)(1ULL << k) * scale);
 		sample(f, metric, w, "le", le, (double)cum);
@@ -151,6 +151,15 @@ static void histogram(FILE *f, const char *name, const struct who *w, const __u6
 	sample(f, metric, w, NULL, NULL, (double)total);
 }
 
+/*
+ * Whether @d's series are written: it is listed (not aged out) and its
+ * numbers have @feature (--restricted-only leaves other devices out).
+ */
+static bool dev_has(const struct rt_model *m, const struct rt_dev *d, unsigned int feature)
+{
+	return model_dev_listed(m, d) && (rt_dev_features(m, d) & feature) == feature;
+}
+
 void prom_render(const struct rt_model *m, FILE *f)
 {
 	char name[96];
@@ -159,7 +168,16 @@ void prom_render(const struct rt_model *m, FILE *f)
 
 	head(f, "rdma_fallback_mode", "gauge",
 	     "1 when the kernel lacks the restricted DMA series and some metrics are missing.");
-	fprintf(f, "rdma_fallback_mode %d\n", (m->features & RT_F_ALL) != RT_F_ALL);
+	fprintf(f, "rdma_fallback_mode %d\n", !rt_full_mode(m));
+	head(f, "rdma_info", "gauge",
+	     "Always 1: the kernel, where the DMA API counts come from, and what is traced.");
+	fputs("rdma_info{", f);
+	label(f, "kernel", m->kernel, true);
+	label(f, "dma_api_source", has(m, RT_F_BPF) && m->source != RDMA_SRC_NONE ?
+	      rt_source_name(m->source) : "none", false);
+	label(f, "traced", m->restricted_only ? "restricted" : "all", false);
+	label(f, "debugfs", m->no_debugfs ? "no" : "yes", false);
+	fputs("} 1\n", f);
 	head(f, "rdma_last_update_timestamp_seconds", "gauge",
 	     "When rdmatop last wrote this file.");
 	fprintf(f, "rdma_last_update_timestamp_seconds %.3f\n", m->now);
@@ -168,6 +186,29 @@ void prom_render(const struct rt_model *m, FILE *f)
 		     "Rare events lost because rdmatop's ring buffer was full.");
 		fprintf(f, "rdma_ringbuf_drops_total %llu\n",
 			(unsigned long long)m->self.ringbuf_drops);
+		head(f, "rdma_program_runs_missed_total", "counter",
+		     "DMA API calls rdmatop did not see: runs of its program the kernel skipped "
+		     "(nested on a CPU).");
+		fprintf(f, "rdma_program_runs_missed_total %llu\n",
+			(unsigned long long)m->runs_missed);
+	}
+	if (m->self_stats) {
+		head(f, "rdma_program_runs_total", "counter", "Runs of rdmatop's BPF programs.");
+		fprintf(f, "rdma_program_runs_total %llu\n", (unsigned long long)m->prog_runs);
+		head(f, "rdma_program_run_seconds_total", "counter",
+		     "Time spent in rdmatop's BPF programs (kernel run-time statistics).");
+		fprintf(f, "rdma_program_run_seconds_total %.9g\n", m->prog_run_ns * 1e-9);
+	}
+	if (m->kernel_bytes) {
+		head(f, "rdma_kernel_memory_bytes", "gauge",
+		     "Kernel memory held by rdmatop's BPF maps (their memlock).");
+		fprintf(f, "rdma_kernel_memory_bytes %llu\n", (unsigned long long)m->kernel_bytes);
+	}
+	if (has(m, RT_F_UNMAP)) {
+		head(f, "rdma_unmatched_unmaps_total", "counter",
+		     "Unmaps of mappings made before rdmatop started (not counted in flight).");
+		fprintf(f, "rdma_unmatched_unmaps_total %llu\n",
+			(unsigned long long)m->self.unmatched);
 	}
 
 	for (k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
@@ -193,6 +234,8 @@ void prom_render(const struct rt_model *m, FILE *f)
 		for (i = 0; i < m->ndevs; i++) {
 			const struct rt_dev *d = &m->devs[i];
 
+			if (!dev_has(m, d, fm->feature))
+				continue;
 			w.pool = d->pool;
 			w.device = d->name;
 			fm->emit(f, name, &w, NULL, &d->cur);
@@ -203,6 +246,8 @@ void prom_render(const struct rt_model *m, FILE *f)
 		head(f, "rdma_device_mapping_size_bytes", "histogram",
 		     "Sizes of the device's mappings since rdmatop started.");
 		for (i = 0; i < m->ndevs; i++) {
+			if (!dev_has(m, &m->devs[i], RT_F_BPF))
+				continue;
 			w.pool = m->devs[i].pool;
 			w.device = m->devs[i].name;
 			histogram(f, "rdma_device_mapping_size_bytes", &w,
@@ -214,6 +259,8 @@ void prom_render(const struct rt_model *m, FILE *f)
 		head(f, "rdma_device_inflight_time_seconds", "histogram",
 		     "Time from map to unmap of the device's mappings since rdmatop started.");
 		for (i = 0; i < m->ndevs; i++) {
+			if (!dev_has(m, &m->devs[i], RT_F_UNMAP))
+				continue;
 			w.pool = m->devs[i].pool;
 			w.device = m->devs[i].name;
 			histogram(f, "rdma_device_inflight_time_seconds", &w,
@@ -252,7 +299,11 @@ int prom_write(const struct rt_model *m, const char *path, char *err, size_t err
 		return -1;
 	}
 	prom_render(m, f);
-	if (fflush(f) || fsync(fd) || ferror(f)) {
+	/*
+	 * No fsync(): the file is written again next interval, and one a
+	 * second would wear eMMC. rename() still swaps it whole.
+	 */
+	if (fflush(f) || ferror(f)) {
 		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		fclose(f);
 		unlink(tmp);

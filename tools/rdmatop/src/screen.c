@@ -24,6 +24,9 @@ struct screen {
 	bool editing;			/* typing a filter after '/' */
 	char filter[FILTER_LEN];
 	char edit[FILTER_LEN];
+	struct view_scroll scroll[2];	/* per panel */
+	int shown[2];			/* data rows each panel showed last frame */
+	int count[2];			/* and rows it had */
 };
 
 struct screen *screen_open(void)
@@ -89,6 +92,28 @@ static enum screen_action edit_key(struct screen *s, struct rt_opts *o, int c)
 	return SCREEN_REDRAW;
 }
 
+/* The rows a scrolling key moves the focused panel's selection by. */
+static int scroll_delta(int c, int page)
+{
+	switch (c) {
+	case KEY_UP:
+	case 'k':
+		return -1;
+	case KEY_DOWN:
+	case 'j':
+		return 1;
+	case KEY_PPAGE:
+		return -page;
+	case KEY_NPAGE:
+		return page;
+	case KEY_HOME:
+	case 'g':
+		return VIEW_SCROLL_HOME;
+	default:
+		return VIEW_SCROLL_END;
+	}
+}
+
 enum screen_action screen_keys(struct screen *s, struct rt_opts *o)
 {
 	enum screen_action a = SCREEN_NONE;
@@ -134,6 +159,20 @@ enum screen_action screen_keys(struct screen *s, struct rt_opts *o)
 			s->help = true;
 			a = SCREEN_REDRAW;
 			break;
+		case KEY_UP:
+		case 'k':
+		case KEY_DOWN:
+		case 'j':
+		case KEY_PPAGE:
+		case KEY_NPAGE:
+		case KEY_HOME:
+		case 'g':
+		case KEY_END:
+		case 'G':
+			view_scroll_move(&s->scroll[s->focus], s->count[s->focus],
+					 s->shown[s->focus], scroll_delta(c, s->shown[s->focus]));
+			a = SCREEN_REDRAW;
+			break;
 		case ' ':
 			s->paused = !s->paused;
 			a = SCREEN_REDRAW;
@@ -158,19 +197,45 @@ struct draw_ctx {
 	int rows;	/* rows it may use, header included */
 	int cols;
 	bool focus;
+	const struct view_scroll *scroll;
 };
 
+/* The header, then the data rows from scroll->top; the selected one stands out. */
 static void put_row(void *vctx, int row, const char *text)
 {
 	struct draw_ctx *d = vctx;
+	int idx = row - 1, y;
+	attr_t attr;
 
-	if (row >= d->rows)
-		return;
-	if (!row)
+	if (!row) {
 		attron(A_REVERSE);
-	mvaddnstr(d->y0 + row, 0, text, d->cols);
-	if (!row)
+		mvaddnstr(d->y0, 0, text, d->cols);
 		attroff(A_REVERSE);
+		return;
+	}
+	y = 1 + idx - d->scroll->top;
+	if (y < 1 || y >= d->rows)
+		return;
+	attr = d->focus && idx == d->scroll->sel ? A_STANDOUT : A_NORMAL;
+	attron(attr);
+	mvaddnstr(d->y0 + y, 0, text, d->cols);
+	attroff(attr);
+}
+
+/* Rows of a panel's table: what passes the filter (and for devices, is listed). */
+static int panel_count(const struct rt_model *m, enum panel p, const char *filter)
+{
+	size_t i;
+	int n = 0;
+
+	if (p == PANEL_POOLS) {
+		for (i = 0; i < m->npools; i++)
+			n += rt_pool_match(&m->pools[i], filter);
+		return n;
+	}
+	for (i = 0; i < m->ndevs; i++)
+		n += model_dev_listed(m, &m->devs[i]) && rt_dev_match(&m->devs[i], filter);
+	return n;
 }
 
 static void title(int y, int cols, const char *text, bool focus)
@@ -182,6 +247,23 @@ static void title(int y, int cols, const char *text, bool focus)
 		attroff(A_BOLD);
 }
 
+/* Draws one panel's title and table in @rows rows from @y. */
+static void draw_panel(struct screen *s, const struct rt_model *m, const struct rt_opts *o,
+		       enum panel p, int y, int rows, int cols)
+{
+	struct draw_ctx d = { y + 1, rows - 1, cols, s->focus == p, &s->scroll[p] };
+
+	s->count[p] = panel_count(m, p, o->filter);
+	s->shown[p] = rows - 2 > 1 ? rows - 2 : 1;
+	view_scroll_move(&s->scroll[p], s->count[p], s->shown[p], 0);
+	title(y, cols, p == PANEL_POOLS ? "Pools" : "Devices", s->focus == p);
+	if (p == PANEL_POOLS)
+		view_pools_table(m, cols, o->filter, put_row, &d);
+	else
+		view_devs_table(m, cols, o->filter, put_row, &d);
+}
+
+
 static void draw_help(int rows, int cols)
 {
 	static const char *const lines[] = {
@@ -190,6 +272,7 @@ static void draw_help(int rows, int cols)
 		"  q        quit",
 		"  s / S    next sort column / reverse the sort",
 		"  tab      switch panel (the focused one gets the room)",
+		"  up/down, j/k, PgUp/PgDn, Home/End (g/G)  select and scroll",
 		"  /        filter by device or pool name (Enter sets, Esc cancels)",
 		"  space    pause and resume",
 		"  + / -    slower / faster interval",
@@ -209,7 +292,6 @@ static void draw_help(int rows, int cols)
 
 void screen_draw(struct screen *s, const struct rt_model *m, const struct rt_opts *o)
 {
-	struct draw_ctx d;
 	char line[1024];
 	int rows, cols, y, pool_rows, dev_rows, avail;
 	size_t npools = m->npools, ndevs = m->ndevs;
@@ -246,13 +328,9 @@ void screen_draw(struct screen *s, const struct rt_model *m, const struct rt_opt
 		}
 	}
 	y = 2;
-	title(y, cols, "Pools", s->focus == PANEL_POOLS);
-	d = (struct draw_ctx){ y + 1, pool_rows - 1, cols, s->focus == PANEL_POOLS };
-	view_pools_table(m, cols, o->filter, put_row, &d);
+	draw_panel(s, m, o, PANEL_POOLS, y, pool_rows, cols);
 	y += pool_rows;
-	title(y, cols, "Devices", s->focus == PANEL_DEVICES);
-	d = (struct draw_ctx){ y + 1, dev_rows - 1, cols, s->focus == PANEL_DEVICES };
-	view_devs_table(m, cols, o->filter, put_row, &d);
+	draw_panel(s, m, o, PANEL_DEVICES, y, dev_rows, cols);
 
 	/* The last line: the newest rare event, or the filter being typed. */
 	if (s->editing) {

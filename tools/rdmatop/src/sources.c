@@ -40,7 +40,21 @@ static bool wanted(const char *sec, const struct btf *vmlinux, const struct rt_s
 	return true;
 }
 
-void sources_select(struct bpf_object *obj, const struct btf *vmlinux, struct rt_sources *out)
+/*
+ * Whether fentry/fexit can attach to a kernel function here: the BPF
+ * trampoline is entered through ftrace's direct calls
+ * (CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS), whose functions are then in
+ * the kernel's BTF. Without them the attach fails with ENOTSUPP: arm64
+ * before 6.4, so every arm64 6.1 (its trampolines serve BPF-to-BPF only).
+ */
+static bool fentry_attaches(const struct btf *vmlinux)
+{
+	return have_function(vmlinux, "register_ftrace_direct") ||
+	       have_function(vmlinux, "register_ftrace_direct_multi");
+}
+
+void sources_select(struct bpf_object *obj, const struct btf *vmlinux, bool no_fentry,
+		    struct rt_sources *out)
 {
 	struct bpf_program *prog;
 	bool load;
@@ -48,7 +62,8 @@ void sources_select(struct bpf_object *obj, const struct btf *vmlinux, struct rt
 	memset(out, 0, sizeof(*out));
 	if (have_tracepoint(vmlinux, "dma_map_page"))
 		out->dma = RDMA_SRC_TP;
-	else if (have_function(vmlinux, "dma_map_page_attrs"))
+	else if (!no_fentry && have_function(vmlinux, "dma_map_page_attrs") &&
+		 fentry_attaches(vmlinux))
 		out->dma = RDMA_SRC_FENTRY;
 	else
 		out->dma = RDMA_SRC_NONE;

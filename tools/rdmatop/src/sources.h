@@ -6,8 +6,9 @@
  *
  * One source per count: the DMA API's calls come from the dma: trace
  * events (6.12; 6.1 with the series), else from fentry/fexit on the
- * exported functions (stock 6.1), else only swiotlb_bounced counts
- * bounces. The series' swiotlb: events add what only the pool knows.
+ * exported functions where the kernel can attach them (ftrace direct
+ * calls: x86 6.1, arm64 from 6.4), else only swiotlb_bounced counts
+ * bounces (stock 6.1 on arm64). The series' swiotlb: events add what only the pool knows.
  */
 #ifndef RDMATOP_SOURCES_H
 #define RDMATOP_SOURCES_H
@@ -28,7 +29,9 @@ struct rt_sources {
 /*
  * sources_select - sets each program of @obj to load or not, for the
  * kernel whose BTF is @vmlinux, and says what it gives (@out).
+ * @no_fentry: do not use fentry/fexit (they failed to attach here).
  */
-void sources_select(struct bpf_object *obj, const struct btf *vmlinux, struct rt_sources *out);
+void sources_select(struct bpf_object *obj, const struct btf *vmlinux, bool no_fentry,
+		    struct rt_sources *out);
 
 #endif

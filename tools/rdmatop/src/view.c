@@ -21,6 +21,7 @@ const struct tcol pool_cols[PC_COUNT] = {
 	[PC_INFLIGHT]	= { "INFLT", 8, false, false, 0, 0 },
 	[PC_FAIL]	= { "FAIL", 3, false, false, 0, 0 },
 	[PC_OOP]	= { "OOP", 1, false, false, 0, 0 },
+	[PC_HISTORY]	= { "HISTORY", 5, true, false, 0, 0 },
 };
 
 const struct tcol dev_cols[DC_COUNT] = {
@@ -68,6 +69,67 @@ static void cell_u64(char *c, const struct rt_model *m, unsigned int f, uint64_t
 		snprintf(c, VIEW_CELL, NA);
 }
 
+void view_scroll_move(struct view_scroll *v, int n, int visible, int delta)
+{
+	long sel = (long)v->sel + delta;
+
+	if (visible < 1)
+		visible = 1;
+	if (sel >= n)
+		sel = n - 1;
+	if (sel < 0)
+		sel = 0;
+	v->sel = (int)sel;
+	if (v->top > v->sel)
+		v->top = v->sel;
+	if (v->sel >= v->top + visible)
+		v->top = v->sel - visible + 1;
+	if (v->top > n - visible)
+		v->top = n - visible;
+	if (v->top < 0)
+		v->top = 0;
+}
+
+void view_sparkline(const struct rt_pool *p, char *buf, size_t len)
+{
+	static const char levels[] = ".:-=+*#";
+	const unsigned long span = RT_USE_HISTORY / VIEW_SPARK;
+	unsigned long hi, lo, n;
+	unsigned int j, top;
+	bool unknown;
+	uint8_t v;
+
+	if (len < VIEW_SPARK + 1) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	/* Character VIEW_SPARK - 1 - j covers intervals [lo, hi): the newest last. */
+	for (j = 0; j < VIEW_SPARK; j++) {
+		char *c = &buf[VIEW_SPARK - 1 - j];
+
+		if (p->use_n <= j * span) {
+			*c = ' ';
+			continue;
+		}
+		hi = p->use_n - j * span;
+		lo = hi > span ? hi - span : 0;
+		top = 0;
+		unknown = true;
+		for (n = lo; n < hi; n++) {
+			v = p->use_hist[n % RT_USE_HISTORY];
+			if (v == RT_USE_UNKNOWN)
+				continue;
+			unknown = false;
+			if (v > top)
+				top = v;
+		}
+		*c = unknown ? '?' : !top ? '_' :
+		     levels[((top > 100 ? 100 : top) - 1) * (sizeof(levels) - 1) / 100];
+	}
+	buf[VIEW_SPARK] = '\0';
+}
+
 void view_pool_cells(const struct rt_model *m, const struct rt_pool *p,
 		     char c[PC_COUNT][VIEW_CELL])
 {
@@ -97,6 +159,7 @@ void view_pool_cells(const struct rt_model *m, const struct rt_pool *p,
 	cell_u64(c[PC_INFLIGHT], m, RT_F_UNMAP, cur->inflight > 0 ? (uint64_t)cur->inflight : 0);
 	cell_u64(c[PC_FAIL], m, RT_F_FAILURES, rt_failures(cur));
 	cell_u64(c[PC_OOP], m, RT_F_OOP_CHECK, rt_oop(cur));
+	view_sparkline(p, c[PC_HISTORY], VIEW_CELL);
 }
 
 static void cell_pct(char *c, const struct rt_model *m, unsigned int f, const __u64 *cur,
@@ -116,27 +179,38 @@ static void cell_pct(char *c, const struct rt_model *m, unsigned int f, const __
 		fmt_bytes(c, VIEW_CELL, v);
 }
 
+/* A feature bit no model has: a cell that is never available. */
+#define RT_F_NEVER	(1u << 31)
+
+/* @f when the device's numbers have it (rt_dev_features()), else RT_F_NEVER. */
+static unsigned int dev_f(unsigned int dev_features, unsigned int f)
+{
+	return (dev_features & f) == f ? f : RT_F_NEVER;
+}
+
 void view_dev_cells(const struct rt_model *m, const struct rt_dev *d,
 		    char c[DC_COUNT][VIEW_CELL])
 {
 	const rt_counters *cur = &d->cur, *prev = &d->prev;
+	unsigned int df = rt_dev_features(m, d);
 
 	snprintf(c[DC_NAME], VIEW_CELL, "%s%s", d->name, model_dev_live(m, d) ? "" : " (gone)");
 	snprintf(c[DC_POOL], VIEW_CELL, "%s", d->pool[0] ? d->pool : "none");
-	cell_u64(c[DC_INFLIGHT], m, RT_F_UNMAP, cur->inflight > 0 ? (uint64_t)cur->inflight : 0);
-	cell_rate(c[DC_MAPS], m, RT_F_BPF, cur->maps, prev->maps, false);
-	cell_rate(c[DC_BYTES], m, RT_F_BPF, cur->map_bytes, prev->map_bytes, true);
-	cell_pct(c[DC_SIZE50], m, RT_F_BPF, cur->size_hist, prev->size_hist, 50, false);
-	cell_pct(c[DC_SIZE99], m, RT_F_BPF, cur->size_hist, prev->size_hist, 99, false);
-	cell_pct(c[DC_TIME50], m, RT_F_UNMAP, cur->time_hist, prev->time_hist, 50, true);
-	cell_pct(c[DC_TIME99], m, RT_F_UNMAP, cur->time_hist, prev->time_hist, 99, true);
-	cell_u64(c[DC_FAIL], m, RT_F_FAILURES, rt_failures(cur));
-	cell_u64(c[DC_OOP], m, RT_F_OOP_CHECK, rt_oop(cur));
+	cell_u64(c[DC_INFLIGHT], m, dev_f(df, RT_F_UNMAP),
+		 cur->inflight > 0 ? (uint64_t)cur->inflight : 0);
+	cell_rate(c[DC_MAPS], m, dev_f(df, RT_F_BPF), cur->maps, prev->maps, false);
+	cell_rate(c[DC_BYTES], m, dev_f(df, RT_F_BPF), cur->map_bytes, prev->map_bytes, true);
+	cell_pct(c[DC_SIZE50], m, dev_f(df, RT_F_BPF), cur->size_hist, prev->size_hist, 50, false);
+	cell_pct(c[DC_SIZE99], m, dev_f(df, RT_F_BPF), cur->size_hist, prev->size_hist, 99, false);
+	cell_pct(c[DC_TIME50], m, dev_f(df, RT_F_UNMAP), cur->time_hist, prev->time_hist, 50, true);
+	cell_pct(c[DC_TIME99], m, dev_f(df, RT_F_UNMAP), cur->time_hist, prev->time_hist, 99, true);
+	cell_u64(c[DC_FAIL], m, dev_f(df, RT_F_FAILURES), rt_failures(cur));
+	cell_u64(c[DC_OOP], m, dev_f(df, RT_F_OOP_CHECK), rt_oop(cur));
 }
 
 void view_header(const struct rt_model *m, char *buf, size_t len)
 {
-	char used[16], size[16], evs[16], clock[16];
+	char used[16], size[16], evs[16], clock[16], missed[48] = "", self[32] = "";
 	time_t t = (time_t)m->now;
 	struct tm tm;
 	size_t i, live = 0;
@@ -151,9 +225,15 @@ void view_header(const struct rt_model *m, char *buf, size_t len)
 		fmt_count(evs, sizeof(evs), model_events_per_s(m));
 	else
 		snprintf(evs, sizeof(evs), NA);
-	snprintf(buf, len, "rdmatop %s  %zu pools  used %s of %s (%.1f%%)  %s events/s%s",
+	if (m->self_stats && m->dt > 0)
+		snprintf(self, sizeof(self), "  self %.1f%% CPU",
+			 (double)(m->prog_run_ns - m->prev_prog_run_ns) / (m->dt * 1e7));
+	if (m->runs_missed)
+		snprintf(missed, sizeof(missed), "  (%llu runs missed)",
+			 (unsigned long long)m->runs_missed);
+	snprintf(buf, len, "rdmatop %s  %zu pools  used %s of %s (%.1f%%)  %s events/s%s%s%s",
 		 clock, live, used, size, rt_pct(model_total_used(m), model_total_size(m)),
-		 evs, m->self.ringbuf_drops ? "  (rare events dropped)" : "");
+		 evs, self, m->self.ringbuf_drops ? "  (rare events dropped)" : "", missed);
 }
 
 void view_unavailable(const struct rt_model *m, char *buf, size_t len)
@@ -172,8 +252,13 @@ void view_unavailable(const struct rt_model *m, char *buf, size_t len)
 	int n;
 
 	buf[0] = '\0';
-	if ((m->features & RT_F_ALL) == RT_F_ALL)
+	if (rt_full_mode(m)) {
+		snprintf(buf, len, "%s%s%s", m->no_debugfs ? "no debugfs: unavailable: USED USE% "
+			 "PEAK PEAK%" : "", m->no_debugfs && m->restricted_only ? "; " : "",
+			 m->restricted_only ? "--restricted-only: devices without a restricted "
+			 "pool are not traced" : "");
 		return;
+	}
 	n = snprintf(buf, len, "fallback mode (kernel without the restricted DMA series; DMA API "
 		     "from %s): unavailable:", rt_source_name(m->source));
 	pos = n > 0 ? (size_t)n : 0;
@@ -185,6 +270,14 @@ void view_unavailable(const struct rt_model *m, char *buf, size_t len)
 			break;
 		pos += (size_t)n;
 	}
+	if (m->no_debugfs && pos < len) {
+		n = snprintf(buf + pos, len - pos, "%s USED USE%% (no debugfs)",
+			     has(m, RT_F_HIWATER) ? " PEAK PEAK%" : "");
+		pos += n > 0 ? (size_t)n : 0;
+	}
+	if (m->restricted_only && pos < len)
+		snprintf(buf + pos, len - pos, "; --restricted-only: devices without a "
+			 "restricted pool are not traced");
 }
 
 static const char *event_name(unsigned int type)
@@ -287,7 +380,7 @@ void view_devs_table(const struct rt_model *m, int width, const char *filter,
 	if (!cells)
 		return;
 	for (i = 0; i < m->ndevs; i++)
-		if (rt_dev_match(&m->devs[i], filter))
+		if (model_dev_listed(m, &m->devs[i]) && rt_dev_match(&m->devs[i], filter))
 			view_dev_cells(m, &m->devs[i], (char (*)[VIEW_CELL])cells[n++ * DC_COUNT]);
 	emit_table(dev_cols, DC_COUNT, cells, n, width, line, ctx);
 	free(cells);

@@ -390,7 +390,7 @@ static int check_kernel(int n, const char *obj_path, const char *label, const ch
 		btf__free(target_btf);
 		return 1;
 	}
-	sources_select(obj, target_btf, &src);
+	sources_select(obj, target_btf, false, &src);
 	err = bpf_object__load(obj);
 	if (err) {
 		printf("not ok %d - core: %s: libbpf cannot relocate the object: %s\n", n, label,

@@ -66,6 +66,14 @@ one "prom: no temporary file left beside the written one" \
 # The BPF object relocates against every kernel the project builds.
 "$CORE_CHECK" "$BPF_OBJ" $CORE_KERNELS > "$tmp/core.tap" 2>&1
 tap_file "" "$tmp/core.tap" $?
+# arm64 6.1 has no ftrace direct calls: fentry/fexit cannot attach to a
+# kernel function there (ENOTSUPP), so its stock kernel must not get them.
+one "sources: stock 6.1 (arm64, no ftrace direct calls) gets swiotlb_bounced, not fentry" \
+	sh -c "grep -q '6.1-stock: .*swiotlb_bounced\|6.1-stock # SKIP' '$tmp/core.tap'"
+
+# The host binary as a process, on a fake kernel tree.
+"$PYTHON" "$TOOLDIR/tests/process.py" "$BIN" "$tmp" > "$tmp/process.tap" 2>&1
+tap_file "" "$tmp/process.tap" $?
 
 one "cli: --help exits 0 and documents --check" sh -c "'$BIN' --help | grep -q -- --check"
 one "cli: --version" sh -c "'$BIN' --version | grep -q '^rdmatop '"

@@ -19,6 +19,8 @@
 #include "options.h"
 #include "output.h"
 #include "view.h"
+#include "rdma_slot.h"
+#include "rdma_hist.h"
 
 static int tests, failures;
 
@@ -42,29 +44,89 @@ static void diag(const char *what, const char *got)
 
 /* ---- percentiles ---- */
 
+/* The @p-th percentile of @h, -1 when there is none. */
+static double pct(const uint64_t *h, double p)
+{
+	double v;
+
+	return hist_percentile(h, RDMA_HIST_SLOTS, p, &v) ? v : -1;
+}
+
 static void test_hist(void)
 {
 	uint64_t h[RDMA_HIST_SLOTS] = { 0 };
-	double v = -1;
+	double v;
 
-	ok(!hist_percentile(h, RDMA_HIST_SLOTS, 50, &v), "hist: empty histogram has no percentile");
-	h[12] = 10;	/* [4096, 8192) */
-	ok(hist_percentile(h, RDMA_HIST_SLOTS, 50, &v) && v == 4096 + 4096 * 0.5,
-	   "hist: p50 of one slot interpolates to its middle (%g)", v);
-	ok(hist_percentile(h, RDMA_HIST_SLOTS, 100, &v) && v == 8192,
-	   "hist: p100 is the slot's upper bound (%g)", v);
-	h[20] = 1;	/* one outlier in [1 MiB, 2 MiB) */
-	ok(hist_percentile(h, RDMA_HIST_SLOTS, 90, &v) && v >= 4096 && v <= 8192,
-	   "hist: p90 of 10 small + 1 large stays in the small slot (%g)", v);
-	ok(hist_percentile(h, RDMA_HIST_SLOTS, 99, &v) && v >= 1 << 20 && v <= 2 << 20,
-	   "hist: p99 of 10 small + 1 large is in the large slot (%g)", v);
+	ok(pct(h, 50) == -1, "hist: empty histogram has no percentile");
+	h[12] = 1000;	/* 1000 maps of exactly 4096 bytes: (2048, 4096] */
+	v = pct(h, 50);
+	ok(v == 4096, "hist: p50 of 1000 maps of 4096 bytes is 4096 (%g)", v);
+	v = pct(h, 100);
+	ok(v == 4096, "hist: p100 is the slot's upper bound, which holds its values (%g)", v);
+	h[20] = 1;	/* one outlier in (512 KiB, 1 MiB] */
+	v = pct(h, 90);
+	ok(v == 4096, "hist: p90 of 1000 small + 1 large stays in the small slot (%g)", v);
+	h[20] = 100;
+	v = pct(h, 99);
+	ok(v == 1 << 20, "hist: p99 of 1000 small + 100 large is the large slot's bound (%g)", v);
 	memset(h, 0, sizeof(h));
 	h[0] = 4;
-	ok(hist_percentile(h, RDMA_HIST_SLOTS, 50, &v) && v >= 0 && v <= 2,
-	   "hist: slot 0 covers [0, 2) (%g)", v);
-	ok(!hist_percentile(h, RDMA_HIST_SLOTS, 0, &v) && !hist_percentile(h, RDMA_HIST_SLOTS, 101, &v),
-	   "hist: percentiles outside (0, 100] are refused");
+	v = pct(h, 50);
+	ok(v == 1, "hist: slot 0 holds [0, 1] (%g)", v);
+	ok(pct(h, 0) == -1 && pct(h, 101) == -1, "hist: percentiles outside (0, 100] are refused");
 	ok(hist_total(h, RDMA_HIST_SLOTS) == 4, "hist: total");
+	/* The BPF program's own bucketing (bpf/rdma_hist.h). */
+	ok(rdma_hist_slot(4096) == 12 && rdma_hist_slot32(4096) == 12,
+	   "hist: a map of 4096 bytes goes in slot 12, whose bound is 4096");
+	ok(rdma_hist_slot(4097) == 13 && rdma_hist_slot(2049) == 12 && rdma_hist_slot32(2049) == 12,
+	   "hist: slot 12 holds (2048, 4096]");
+	ok(rdma_hist_slot(0) == 0 && rdma_hist_slot(1) == 0 && rdma_hist_slot(2) == 1 &&
+	   rdma_hist_slot32(1) == 0 && rdma_hist_slot32(2) == 1,
+	   "hist: slot 0 holds [0, 1], slot 1 holds 2");
+	ok(rdma_hist_slot(1ULL << 32) == 32 && rdma_hist_slot((1ULL << 32) + 1) == 33 &&
+	   rdma_hist_slot32(0xffffffffU) == 32,
+	   "hist: 64-bit values: 2^32 in slot 32, 2^32 + 1 in slot 33");
+	ok(rdma_hist_slot(1ULL << 38) == 38 && rdma_hist_slot((1ULL << 38) + 1) == RDMA_HIST_SLOTS - 1 &&
+	   rdma_hist_slot(~0ULL) == RDMA_HIST_SLOTS - 1,
+	   "hist: the last slot holds the rest");
+	/* 2 s in flight, in ns, is in the slot bounded by 2^31 ns. */
+	ok(rdma_hist_slot(2000000000ULL) == 31, "hist: time: 2 s in flight in le=2^31 ns");
+}
+
+/* ---- bounces in flight: interleavings of map and unmap events ---- */
+
+static void test_slot(void)
+{
+	struct rdma_slot s = { 0 };
+	__s64 inflight = 0;
+	__u64 ts;
+	int unmatched = 0;
+
+	/*
+	 * CPU0's mapping A is released by swiotlb, CPU1 maps B at the same
+	 * first slot and its map event runs, then A's unmap event, then B's.
+	 */
+	rdma_slot_map(&s, 1796358298000000000ULL);		/* A */
+	inflight++;
+	rdma_slot_map(&s, 1796358298000500000ULL);		/* B, before A's unmap event */
+	inflight++;
+	if (rdma_slot_unmap(&s, &ts))				/* A's unmap event */
+		inflight--;
+	else
+		unmatched++;
+	if (rdma_slot_unmap(&s, &ts))				/* B's */
+		inflight--;
+	else
+		unmatched++;
+	ok(inflight == 0 && !unmatched && s.held == 0,
+	   "slot: a slot reused before the unmap event: nothing left in flight (%lld, %d unmatched)",
+	   (long long)inflight, unmatched);
+	ok(ts == 0, "slot: neither of two overlapping mappings is timed");
+	rdma_slot_map(&s, 1796358298001000000ULL);
+	ok(rdma_slot_unmap(&s, &ts) && ts == 1796358298001000000ULL,
+	   "slot: a mapping held alone is timed by its own stamp");
+	ok(!rdma_slot_unmap(&s, &ts) && s.held == 0,
+	   "slot: an unmap of a mapping made before attach is unmatched, held stays 0");
 }
 
 /* ---- formatting ---- */
@@ -325,12 +387,18 @@ static void test_fit(void)
 	bool shown[3];
 	struct lines l;
 	struct rt_model m;
+	struct rt_dev *d;
 	int w;
 
 	w = table_fit(cols, 3, natural, 80, shown, widths);
 	ok(w == 32 && shown[0] && shown[1] && shown[2], "fit: everything fits in 80");
 	w = table_fit(cols, 3, natural, 27, shown, widths);
-	ok(w <= 27 && shown[0] && !shown[1] && shown[2], "fit: the least important column goes first");
+	ok(w == 27 && shown[0] && shown[1] && shown[2] && widths[0] == 15,
+	   "fit: names are shortened before any column is dropped (name %d)", widths[0]);
+	w = table_fit(cols, 3, natural, 15, shown, widths);
+	ok(w == 15 && shown[0] && !shown[1] && shown[2] && widths[0] == 9,
+	   "fit: then the least important column goes, the name takes the room (name %d)",
+	   widths[0]);
 	w = table_fit(cols, 3, natural, 10, shown, widths);
 	ok(w <= 10 && shown[0] && widths[0] >= 6, "fit: names shrink, not below their minimum");
 
@@ -340,6 +408,19 @@ static void test_fit(void)
 	ok(l.n == 4 && l.widest <= 80, "fit: devices table in 80 columns (widest %d)", l.widest);
 	ok(strstr(l.first, "DEVICE") && strstr(l.first, "OOP") && strstr(l.first, "POOL"),
 	   "fit: 80 columns keep DEVICE, POOL and OOP");
+	model_free(&m);
+	/* A long device name at 80 columns: shortened, and POOL stays. */
+	fill_model(&m, RT_F_ALL);
+	d = model_dev(&m, "0000:00:02.0-nvme-controller-with-a-long-name");
+	snprintf(d->pool, sizeof(d->pool), "pcie-pool@70400000");
+	d->restricted = true;
+	d->seen = m.gen;
+	memset(&l, 0, sizeof(l));
+	view_devs_table(&m, 80, NULL, collect, &l);
+	ok(l.widest <= 80 && strstr(l.first, "POOL") && strstr(l.first, "T99") &&
+	   strstr(l.all, "pcie-pool@70400000"),
+	   "fit: a long device name is shortened at 80 columns, POOL and T99 stay (widest %d)",
+	   l.widest);
 	memset(&l, 0, sizeof(l));
 	view_pools_table(&m, 40, NULL, collect, &l);
 	ok(l.widest <= 40 && strstr(l.first, "POOL") && strstr(l.first, "USED"),
@@ -412,6 +493,10 @@ static void test_options(void)
 	ok(parse(&o, true, "-s size") == RT_EXIT_SETUP, "options: unknown sort column: 2");
 	ok(parse(&o, true, "stray") == RT_EXIT_SETUP, "options: stray argument: 2");
 	ok(parse(&o, true, "--check --no-bpf") == RT_EXIT_SETUP, "options: --check --no-bpf: 2");
+	ok(!parse(&o, true, "--restricted-only -b") && o.restricted_only,
+	   "options: --restricted-only");
+	ok(parse(&o, true, "--restricted-only --no-bpf") == RT_EXIT_SETUP,
+	   "options: --restricted-only --no-bpf: 2");
 	ok(!parse(&o, true, "-h") && o.help, "options: -h");
 }
 
@@ -420,10 +505,32 @@ static void test_options(void)
 static int verdict(struct rt_model *m, bool warn, char *out, size_t len)
 {
 	FILE *f = fmemopen(out, len, "w");
-	int r = check_verdict(m, warn, 3, f);
+	int r = check_verdict(m, warn, 3, 0, f);
 
 	fclose(f);
 	return r;
+}
+
+/* A window cut short by SIGINT (2): no "ok", but what was seen still fails. */
+static void verdict_cut(char *out, size_t len)
+{
+	struct rt_model m;
+	FILE *f;
+	int r;
+
+	fill_model(&m, RT_F_ALL);
+	f = fmemopen(out, len, "w");
+	r = check_verdict(&m, false, 1.5, 2, f);
+	fclose(f);
+	ok(r == 130 && !strstr(out, "ok:") && strstr(out, "interrupted after 1.5s: no verdict"),
+	   "check: a window cut by SIGINT gives no ok: exit 130, \"no verdict\" (%d)", r);
+	model_find_dev(&m, "a003e00.virtio_mmio")->cur.oop_check = 1;
+	f = fmemopen(out, len, "w");
+	r = check_verdict(&m, false, 1.5, 2, f);
+	fclose(f);
+	ok(r == 1 && strstr(out, "FAIL a003e00.virtio_mmio"),
+	   "check: out of pool seen before SIGINT: exit 1 all the same");
+	model_free(&m);
 }
 
 static void test_check(void)
@@ -475,6 +582,402 @@ static void test_check(void)
 	ok(verdict(&m, false, out, sizeof(out)) == 0 && !strstr(out, "no pool failure") &&
 	   strstr(out, "pool failures are not visible"),
 	   "check: no claim about pool failures the kernel cannot show");
+	model_free(&m);
+	verdict_cut(out, sizeof(out));
+}
+
+/* ---- exact numbers in the machine outputs ---- */
+
+static void test_exact(void)
+{
+	char buf[1 << 16];
+	struct rt_model m;
+	struct rt_dev *d;
+	FILE *f;
+
+	fill_model(&m, RT_F_ALL);
+	m.now = 1796358298.123456;
+	snprintf(m.host, sizeof(m.host), "board-7");
+	snprintf(m.kernel, sizeof(m.kernel), "6.1.192");
+	m.source = RDMA_SRC_FENTRY;
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(strstr(buf, "\"time\":1796358298.123456,") != NULL,
+	   "json: time has microseconds (1796358298.123456)");
+	d = model_find_dev(&m, "a003e00.virtio_mmio");
+	memset(d->cur.size_hist, 0, sizeof(d->cur.size_hist));
+	memset(d->cur.time_hist, 0, sizeof(d->cur.time_hist));
+	d->cur.size_hist[20] = 1000;	/* 1000 maps of 1 MiB ... */
+	d->cur.time_hist[31] = 1000;	/* ... each in flight for 2 s */
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(strstr(buf, "\"size_p50_bytes\":1048576,") &&
+	   strstr(buf, "\"time_p99_ns\":2147483648,"),
+	   "json: percentiles are exact integers (1048576 bytes, 2147483648 ns)");
+	f = fmemopen(buf, sizeof(buf), "w");
+	prom_render(&m, f);
+	fclose(f);
+	ok(strstr(buf, "\nrdma_info{kernel=\"6.1.192\",dma_api_source=\"fentry\",traced=\"all\","
+		  "debugfs=\"yes\"} 1\n") != NULL,
+	   "prom: rdma_info names the kernel, the DMA API source and what is traced");
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(!strncmp(buf, "{\"schema\":2,", 12),
+	   "json: each record starts with its schema version (2)");
+	ok(strstr(buf, "\"host\":\"board-7\",\"kernel\":\"6.1.192\",") &&
+	   strstr(buf, "\"dma_api_source\":\"fentry\","),
+	   "json: each record names its host, kernel and DMA API source");
+	d = model_find_dev(&m, "a003e00.virtio_mmio");
+	memset(d->cur.size_hist, 0, sizeof(d->cur.size_hist));
+	d->cur.size_hist[12] = 1000;		/* 1000 maps of 4096 bytes */
+	f = fmemopen(buf, sizeof(buf), "w");
+	prom_render(&m, f);
+	fclose(f);
+	ok(strstr(buf, "rdma_device_mapping_size_bytes_bucket{device=\"a003e00.virtio_mmio\","
+		   "pool=\"blk-pool@70000000\",le=\"4096\"} 1000\n") &&
+	   strstr(buf, "rdma_device_mapping_size_bytes_bucket{device=\"a003e00.virtio_mmio\","
+		   "pool=\"blk-pool@70000000\",le=\"2048\"} 0\n"),
+	   "prom: 1000 maps of 4096 bytes are in le=\"4096\", none in le=\"2048\"");
+	model_free(&m);
+}
+
+/* ---- what the program did not see: unmatched unmaps, skipped runs ---- */
+
+static void test_unseen(void)
+{
+	char buf[1 << 16];
+	struct rt_model m;
+	FILE *f;
+	int r;
+
+	fill_model(&m, RT_F_ALL);
+	m.self.unmatched = 16;		/* the virtqueues' mappings, made before attach */
+	m.runs_missed = 3;		/* nested on a CPU: the kernel skipped them */
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(strstr(buf, "\"unmatched_unmaps_total\":16,") &&
+	   strstr(buf, "\"program_runs_missed_total\":3,"),
+	   "json: unmatched unmaps and skipped program runs are shown");
+	f = fmemopen(buf, sizeof(buf), "w");
+	prom_render(&m, f);
+	fclose(f);
+	ok(strstr(buf, "\nrdma_unmatched_unmaps_total 16\n") &&
+	   strstr(buf, "\nrdma_program_runs_missed_total 3\n"),
+	   "prom: unmatched unmaps and skipped program runs are counters");
+	view_header(&m, buf, sizeof(buf));
+	ok(strstr(buf, "3 runs missed") != NULL, "view: the header says runs were missed (%s)", buf);
+	f = fmemopen(buf, sizeof(buf), "w");
+	r = check_verdict(&m, false, 3, 0, f);
+	fclose(f);
+	ok(r == 0 && strstr(buf, "rdmatop: ok:") &&
+	   strstr(buf, "3 DMA API calls not seen (program runs the kernel skipped"),
+	   "check: skipped runs qualify the ok line");
+	model_free(&m);
+}
+
+/* ---- --restricted-only: devices without a restricted pool show nothing ---- */
+
+static void test_restricted_only(void)
+{
+	char c[DC_COUNT][VIEW_CELL], buf[1 << 16], line[512];
+	struct rt_model m;
+	struct rt_dev *d;
+	FILE *f;
+
+	fill_model(&m, RT_F_ALL);
+	m.restricted_only = true;
+	d = model_find_dev(&m, "a003c00.virtio_mmio");
+	d->restricted = false;			/* the board's disk without a pool */
+	d->pool[0] = '\0';
+	view_dev_cells(&m, d, c);
+	ok(!strcmp(c[DC_MAPS], "-") && !strcmp(c[DC_INFLIGHT], "-") && !strcmp(c[DC_OOP], "-"),
+	   "restricted-only: a device without a restricted pool shows - (%s %s)", c[DC_MAPS],
+	   c[DC_INFLIGHT]);
+	view_dev_cells(&m, model_find_dev(&m, "a003e00.virtio_mmio"), c);
+	ok(strcmp(c[DC_MAPS], "-") != 0, "restricted-only: a restricted device is counted (%s)",
+	   c[DC_MAPS]);
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(strstr(buf, "{\"name\":\"a003c00.virtio_mmio\"") &&
+	   strstr(strstr(buf, "{\"name\":\"a003c00.virtio_mmio\""), "\"maps_total\":null,") &&
+	   strstr(buf, "\"restricted_only\":true,"),
+	   "restricted-only: json gives null for it, and says restricted_only");
+	view_unavailable(&m, line, sizeof(line));
+	ok(strstr(line, "devices without a restricted pool are not traced") != NULL,
+	   "restricted-only: the unavailable line says so (%s)", line);
+	model_free(&m);
+}
+
+/* ---- gone devices: shown as gone for a while, then aged out ---- */
+
+static void test_aging(void)
+{
+	char buf[1 << 16];
+	struct rt_model m;
+	struct rt_dev *d;
+	struct lines l;
+	FILE *f;
+
+	fill_model(&m, RT_F_ALL);
+	m.now = 1796358298.0;
+	d = model_find_dev(&m, "a003c00.virtio_mmio");
+	d->seen = 0;				/* no longer in sysfs ... */
+	d->gone_since = m.now - 5;		/* ... for 5 s */
+	memset(&l, 0, sizeof(l));
+	view_devs_table(&m, 512, NULL, collect, &l);
+	ok(strstr(l.all, "a003c00.vir") && strstr(l.all, "(gone)"),
+	   "aging: a device gone 5 s ago is shown as gone");
+	d->gone_since = m.now - RT_GONE_KEEP - 1;
+	memset(&l, 0, sizeof(l));
+	view_devs_table(&m, 512, NULL, collect, &l);
+	ok(!strstr(l.all, "a003c00.virtio_mmio") && strstr(l.all, "a003e00.virtio_mmio"),
+	   "aging: a device gone for longer than %d s is aged out of the table", RT_GONE_KEEP);
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(!strstr(buf, "\"name\":\"a003c00.virtio_mmio\""), "aging: and out of --json");
+	f = fmemopen(buf, sizeof(buf), "w");
+	prom_render(&m, f);
+	fclose(f);
+	ok(!strstr(buf, "device=\"a003c00.virtio_mmio\"") &&
+	   strstr(buf, "device=\"a003e00.virtio_mmio\""), "aging: and out of --prometheus");
+	d->cur.oop_check = 1;
+	f = fmemopen(buf, sizeof(buf), "w");
+	ok(check_verdict(&m, false, 3, 0, f) == 1, "aging: --check still judges an aged-out device");
+	fclose(f);
+	model_free(&m);
+}
+
+/* ---- a pool's use history ---- */
+
+static void test_history(void)
+{
+	struct rt_model m;
+	struct rt_pool *p;
+	struct lines l;
+	char spark[VIEW_CELL];
+	int i;
+
+	fill_model(&m, RT_F_ALL);
+	p = model_find_pool(&m, "blk-pool@70000000");	/* 4 MiB: 2048 slots */
+	view_sparkline(p, spark, sizeof(spark));
+	ok(!strcmp(spark, "            "), "history: none yet: blank ('%s')", spark);
+	for (i = 0; i < RT_USE_HISTORY; i++) {
+		/* 0% for 30 intervals, then 25%, 50%, 100% for 10 each */
+		p->used = i < 30 ? 0 : i < 40 ? 512 : i < 50 ? 1024 : 2048;
+		p->have_used = !(i >= 10 && i < 15);	/* unreadable for 5 */
+		model_record_use(&m);
+	}
+	view_sparkline(p, spark, sizeof(spark));
+	ok(!strcmp(spark, "__?___::==##"), "history: 60 intervals in 12 characters, the highest "
+	   "use of each 5 ('%s')", spark);
+	p->used = 0;
+	p->have_used = true;
+	model_record_use(&m);
+	view_sparkline(p, spark, sizeof(spark));
+	ok(!strcmp(spark, "_____::==###"),
+	   "history: the window moves one interval ('%s')", spark);
+	memset(&l, 0, sizeof(l));
+	view_pools_table(&m, 80, NULL, collect, &l);
+	ok(l.widest <= 80 && strstr(l.first, "HISTORY") && strstr(l.all, "#"),
+	   "history: the pools table shows it at 80 columns (widest %d)", l.widest);
+	model_free(&m);
+}
+
+/* ---- scrolling and selection in a panel ---- */
+
+static void test_scroll(void)
+{
+	struct view_scroll v = { 0, 0 };
+
+	/* 40 devices in a panel showing 10 rows. */
+	view_scroll_move(&v, 40, 10, 1);
+	ok(v.sel == 1 && v.top == 0, "scroll: down selects the next row (%d, %d)", v.sel, v.top);
+	view_scroll_move(&v, 40, 10, 9);
+	ok(v.sel == 10 && v.top == 1, "scroll: past the last row shown, the panel scrolls "
+	   "(%d, %d)", v.sel, v.top);
+	view_scroll_move(&v, 40, 10, VIEW_SCROLL_END);
+	ok(v.sel == 39 && v.top == 30, "scroll: End: the last row, at the bottom (%d, %d)",
+	   v.sel, v.top);
+	view_scroll_move(&v, 40, 10, -10);
+	ok(v.sel == 29 && v.top == 29, "scroll: a page up (%d, %d)", v.sel, v.top);
+	view_scroll_move(&v, 40, 10, VIEW_SCROLL_HOME);
+	ok(v.sel == 0 && v.top == 0, "scroll: Home (%d, %d)", v.sel, v.top);
+	view_scroll_move(&v, 40, 10, -1);
+	ok(v.sel == 0 && v.top == 0, "scroll: not above the first row");
+	v.sel = 39;
+	v.top = 30;
+	view_scroll_move(&v, 12, 10, 0);	/* the list shrank to 12 */
+	ok(v.sel == 11 && v.top == 2, "scroll: a shorter list keeps the selection in it "
+	   "(%d, %d)", v.sel, v.top);
+	view_scroll_move(&v, 0, 10, 0);
+	ok(v.sel == 0 && v.top == 0, "scroll: an empty list");
+}
+
+/* ---- without debugfs: pools from the device tree, their use unknown ---- */
+
+static void put(const char *root, const char *rel, const void *data, size_t len);
+
+static void test_no_debugfs(void)
+{
+	static const unsigned char reg[16] = { 0, 0, 0, 0, 0x70, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0 };
+	static const unsigned char cells2[4] = { 0, 0, 0, 2 };
+	char root[] = "/tmp/rdmatop-nodbg.XXXXXX", dbg[256], dt[256], sys[256], cmd[300];
+	char line[512], c[PC_COUNT][VIEW_CELL];
+	struct sys_paths sp = { dbg, dt, sys };
+	struct rt_model m;
+	struct rt_pool *p;
+
+	if (!mkdtemp(root)) {
+		ok(0, "no debugfs: temporary directory");
+		return;
+	}
+	snprintf(dbg, sizeof(dbg), "%s/debug", root);	/* not there: not mounted */
+	snprintf(dt, sizeof(dt), "%s/dt", root);
+	snprintf(sys, sizeof(sys), "%s/nosys", root);
+	put(root, "dt/reserved-memory/#address-cells", cells2, 4);
+	put(root, "dt/reserved-memory/#size-cells", cells2, 4);
+	put(root, "dt/reserved-memory/blk-pool@70000000/reg", reg, sizeof(reg));
+	put(root, "dt/reserved-memory/blk-pool@70000000/compatible", "restricted-dma-pool", 20);
+	model_init(&m);
+	m.features = RT_F_ALL & ~RT_F_HIWATER;	/* the series' events, no debugfs */
+	model_begin(&m, 1796358298.0);
+	sys_pools(&m, &sp, true);
+	p = model_find_pool(&m, "blk-pool@70000000");
+	ok(m.no_debugfs && p && p->size == 4 << 20 && !p->have_used,
+	   "no debugfs: the pool from the device tree, its use unknown (not 0)");
+	model_begin(&m, 1796358299.0);
+	sys_pools(&m, &sp, false);
+	ok(p && !p->have_used && p->seen == m.gen, "no debugfs: a refresh keeps it so");
+	view_pool_cells(&m, p, c);
+	ok(!strcmp(c[PC_USED], "-") && !strcmp(c[PC_USED_PCT], "-"),
+	   "no debugfs: USED and USE%% show - (%s %s)", c[PC_USED], c[PC_USED_PCT]);
+	view_unavailable(&m, line, sizeof(line));
+	ok(!strstr(line, "fallback") && strstr(line, "no debugfs") && strstr(line, "USED"),
+	   "no debugfs: not the fallback mode; says what is missing (%s)", line);
+	model_free(&m);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd))
+		diag("cleanup", root);
+}
+
+/* ---- --self: rdmatop's own cost, from the kernel's BPF run-time statistics ---- */
+
+static void test_self_cost(void)
+{
+	char buf[1 << 16], line[512];
+	struct rt_model m;
+	FILE *f;
+
+	fill_model(&m, RT_F_ALL);
+	view_header(&m, line, sizeof(line));
+	ok(!strstr(line, "self"), "self: no cost shown without the statistics");
+	m.self_stats = true;
+	m.dt = 2;
+	m.prog_runs = 65536;		/* this interval: 32768 a second ... */
+	m.prog_run_ns = 40000000;	/* ... 20 ms a second */
+	m.prev_prog_runs = 0;
+	m.prev_prog_run_ns = 0;
+	view_header(&m, line, sizeof(line));
+	ok(strstr(line, "self 2.0% CPU") != NULL, "self: the header shows 2.0%% of a CPU (%s)", line);
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(strstr(buf, "\"program_runs_total\":65536,") &&
+	   strstr(buf, "\"program_run_time_ns_total\":40000000,"),
+	   "self: json has the runs and their time");
+	f = fmemopen(buf, sizeof(buf), "w");
+	prom_render(&m, f);
+	fclose(f);
+	ok(strstr(buf, "\nrdma_program_run_seconds_total 0.04\n") &&
+	   strstr(buf, "\nrdma_program_runs_total 65536\n"), "self: prometheus has them");
+	model_free(&m);
+}
+
+/* ---- the kernel memory of the maps, from fdinfo ---- */
+
+static void test_memlock(void)
+{
+	/* A dev_stats map's fdinfo on the board (6.12, 2 CPUs). */
+	static const char fdinfo[] = "pos:\t0\nflags:\t02000002\nmnt_id:\t15\nino:\t1057\n"
+		"map_type:\t6\nkey_size:\t4\nvalue_size:\t744\nmax_entries:\t512\n"
+		"map_flags:\t0x0\nmap_extra:\t0x0\nmemlock:\t770048\nmap_id:\t5\nfrozen:\t0\n";
+	char path[] = "/tmp/rdmatop-fdinfo.XXXXXX", buf[1 << 16];
+	struct rt_model m;
+	uint64_t bytes = 0;
+	FILE *f;
+	int fd;
+
+	fd = mkstemp(path);
+	if (fd < 0) {
+		ok(0, "memlock: temporary file");
+		return;
+	}
+	if (write(fd, fdinfo, sizeof(fdinfo) - 1) != (ssize_t)sizeof(fdinfo) - 1)
+		bytes = 1;
+	close(fd);
+	ok(!sys_memlock(path, &bytes) && bytes == 770048, "memlock: read from fdinfo (%llu)",
+	   (unsigned long long)bytes);
+	unlink(path);
+	ok(sys_memlock(path, &bytes), "memlock: a missing fdinfo is an error");
+	fill_model(&m, RT_F_ALL);
+	m.kernel_bytes = 3 << 20;
+	f = fmemopen(buf, sizeof(buf), "w");
+	out_json(&m, f, "");
+	fclose(f);
+	ok(strstr(buf, "\"kernel_memory_bytes\":3145728,") != NULL, "json: kernel memory shown");
+	f = fmemopen(buf, sizeof(buf), "w");
+	prom_render(&m, f);
+	fclose(f);
+	ok(strstr(buf, "\nrdma_kernel_memory_bytes 3145728\n") != NULL, "prom: kernel memory shown");
+	model_free(&m);
+}
+
+/* ---- the Prometheus textfile: whole, and no fsync() a interval ---- */
+
+int __real_fsync(int fd);
+static int fsyncs;
+
+/* Linked with --wrap=fsync (Makefile): counts the calls. */
+int __wrap_fsync(int fd)
+{
+	fsyncs++;
+	return __real_fsync(fd);
+}
+
+static void test_prom_write(void)
+{
+	char dir[] = "/tmp/rdmatop-prom.XXXXXX", path[256], err[256], buf[1 << 16];
+	struct rt_model m;
+	size_t len = 0;
+	FILE *f;
+	int i, fails = 0;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "prom: temporary directory");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/rdmatop.prom", dir);
+	fill_model(&m, RT_F_ALL);
+	fsyncs = 0;
+	for (i = 0; i < 3; i++)		/* three intervals */
+		fails += prom_write(&m, path, err, sizeof(err)) != 0;
+	f = fopen(path, "r");
+	if (f) {
+		len = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[len] = '\0';
+	ok(!fails && strstr(buf, "rdma_last_update_timestamp_seconds ") != NULL,
+	   "prom: three intervals written, the file whole");
+	ok(fsyncs == 0, "prom: no fsync() per interval (%d in 3 intervals)", fsyncs);
+	unlink(path);
+	rmdir(dir);
 	model_free(&m);
 }
 
@@ -588,9 +1091,14 @@ static void test_sys(void)
 	model_begin(&m, 5);
 	sys_devices(&m, &sp, false);
 	d = model_find_dev(&m, "9000000.pl011");
-	ok(d && d->seen != m.gen, "sys: a device gone from sysfs is not live");
+	ok(d && d->seen != m.gen && d->gone_since == 5,
+	   "sys: a device gone from sysfs is not live, gone since this interval (%g)",
+	   d ? d->gone_since : -1);
+	model_begin(&m, 6);
+	sys_devices(&m, &sp, false);
+	ok(d->gone_since == 5, "sys: and stays gone since then");
 	d = model_find_dev(&m, "a003e00.virtio_mmio");
-	ok(d && d->seen == m.gen && d->bound, "sys: and the others still are");
+	ok(d && d->seen == m.gen && d->bound && !d->gone_since, "sys: and the others still are");
 	model_free(&m);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	if (system(cmd))
@@ -637,6 +1145,17 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--emit-prom"))
 		return emit("prom", argv[2]);
 	test_hist();
+	test_slot();
+	test_exact();
+	test_prom_write();
+	test_unseen();
+	test_memlock();
+	test_restricted_only();
+	test_aging();
+	test_history();
+	test_scroll();
+	test_no_debugfs();
+	test_self_cost();
 	test_format();
 	test_fmt_numbers();
 	test_model();

@@ -19,8 +19,11 @@ POOL_KEYS = {"name", "live", "restricted", "base", "size", "nslabs", "used_slots
              "out_of_pool_check_total", "refused_total", "size_p50_bytes",
              "size_p99_bytes", "time_p50_ns", "time_p99_ns"}
 DEV_EXTRA = {"pool", "bound", "last_out_of_pool"}
-TOP_KEYS = {"time", "interval_s", "mode", "unavailable", "ringbuf_drops_total",
-            "inflight_untracked_total", "events_untracked_total", "pools", "devices", "events"}
+TOP_KEYS = {"schema", "time", "host", "kernel", "dma_api_source", "restricted_only",
+            "interval_s", "mode", "unavailable", "ringbuf_drops_total",
+            "inflight_untracked_total", "events_untracked_total", "unmatched_unmaps_total",
+            "program_runs_missed_total", "kernel_memory_bytes", "program_runs_total",
+            "program_run_time_ns_total", "pools", "devices", "events"}
 
 n = 0
 failed = 0
@@ -92,7 +95,7 @@ def check_prom(path):
        any(s.name.endswith("_bucket") and s.labels.get("le") == "+Inf" for s in hist.samples),
        "prom: mapping sizes as a histogram with +Inf")
     gauges = [f.name for f in fams if f.type in ("gauge", "histogram")]
-    ok(all(name.endswith(("_bytes", "_seconds", "_slots", "_mappings", "_mode"))
+    ok(all(name.endswith(("_bytes", "_seconds", "_slots", "_mappings", "_mode", "_info"))
            for name in gauges), "prom: gauge and histogram names end in their unit")
 
 
