@@ -138,10 +138,16 @@ enum screen_action screen_keys(struct screen *s, struct rt_opts *o)
 		case 'Q':
 			return SCREEN_QUIT;
 		case 's':
+		case '>':	/* top's next sort column */
 			o->sort = (o->sort + 1) % RT_SORT_COUNT;
 			a = SCREEN_REDRAW;
 			break;
+		case '<':	/* top's previous one */
+			o->sort = (o->sort + RT_SORT_COUNT - 1) % RT_SORT_COUNT;
+			a = SCREEN_REDRAW;
+			break;
 		case 'S':
+		case 'R':	/* top's reverse */
 			o->reverse = !o->reverse;
 			a = SCREEN_REDRAW;
 			break;
@@ -252,11 +258,20 @@ static void draw_panel(struct screen *s, const struct rt_model *m, const struct 
 		       enum panel p, int y, int rows, int cols)
 {
 	struct draw_ctx d = { y + 1, rows - 1, cols, s->focus == p, &s->scroll[p] };
+	char line[256];
 
 	s->count[p] = panel_count(m, p, o->filter);
 	s->shown[p] = rows - 2 > 1 ? rows - 2 : 1;
 	view_scroll_move(&s->scroll[p], s->count[p], s->shown[p], 0);
-	title(y, cols, p == PANEL_POOLS ? "Pools" : "Devices", s->focus == p);
+	/* The focused panel's title carries the sort, interval and filter. */
+	if (s->focus == p)
+		snprintf(line, sizeof(line), "%s  sort %s%s  interval %.2gs%s%s%s  h: help",
+			 p == PANEL_POOLS ? "Pools" : "Devices", rt_sort_name(o->sort),
+			 o->reverse ? " (reversed)" : "", o->delay, s->paused ? "  PAUSED" : "",
+			 o->filter ? "  filter " : "", o->filter ? o->filter : "");
+	else
+		snprintf(line, sizeof(line), "%s", p == PANEL_POOLS ? "Pools" : "Devices");
+	title(y, cols, line, s->focus == p);
 	if (p == PANEL_POOLS)
 		view_pools_table(m, cols, o->filter, put_row, &d);
 	else
@@ -270,7 +285,7 @@ static void draw_help(int rows, int cols)
 		"rdmatop keys",
 		"",
 		"  q        quit",
-		"  s / S    next sort column / reverse the sort",
+		"  s / S    next sort column / reverse the sort (top's > < R too)",
 		"  tab      switch panel (the focused one gets the room)",
 		"  up/down, j/k, PgUp/PgDn, Home/End (g/G)  select and scroll",
 		"  /        filter by device or pool name (Enter sets, Esc cancels)",
@@ -301,11 +316,6 @@ void screen_draw(struct screen *s, const struct rt_model *m, const struct rt_opt
 	view_header(m, line, sizeof(line));
 	mvaddnstr(0, 0, line, cols);
 	view_unavailable(m, line, sizeof(line));
-	if (!line[0])
-		snprintf(line, sizeof(line), "sort %s%s  interval %.2gs%s%s%s  h: help",
-			 rt_sort_name(o->sort), o->reverse ? " (reversed)" : "", o->delay,
-			 s->paused ? "  PAUSED" : "", o->filter ? "  filter " : "",
-			 o->filter ? o->filter : "");
 	mvaddnstr(1, 0, line, cols);
 
 	/* Two panels share the rows between line 2 and the last line. */

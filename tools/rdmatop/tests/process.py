@@ -125,6 +125,17 @@ def test_keys(bin_, env):
        (status, secs))
 
 
+def test_top_keys(bin_, env):
+    """top's keys: > and < move the sort column, R reverses it."""
+    env = dict(env, TERM="xterm")
+    # What the redraw after the key writes (curses sends only what changed).
+    for keys, want in ((b">", b"bytes"), (b"<<<", b"name"), (b"R", b"(reversed)")):
+        status, _, _, out = run_pty([bin_, "--no-bpf", "-d", "0.3", "-n", "4"], env, None, 15,
+                                    keys=keys)
+        ok(status == 0 and want in out, "process: screen: top's key %s gives '%s'" %
+           (keys.decode(), want.decode()))
+
+
 def test_prom_retry(bin_, env, work):
     d = os.path.join(work, "textfile")
     path = os.path.join(d, "rdmatop.prom")
@@ -163,6 +174,7 @@ def main():
     test_eof(bin_, env, "a closed pipe", r)
     os.close(r)
     test_keys(bin_, env)
+    test_top_keys(bin_, env)
     test_prom_retry(bin_, env, work)
     print("1..%d" % n)
     return 1 if failed else 0
