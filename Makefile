@@ -22,8 +22,8 @@ KDIR = $(BUILD)/kernel/$(1)/$(2)
 KSELFTEST_KERNEL := $(KERNEL_DEFAULT)
 VMLINUX_H := $(call KDIR,6.1,patched)/vmlinux.h
 # Pristine trees (stock sources) for the tools' tests and benchmarks:
-# rdma-dtcheck models 6.1, so it reads 6.1's device trees.
-DTCHECK_KSRC := $(call KDIR,6.1,stock)/src
+# rdma-dtcheck's corpus and benchmark read both releases' device trees.
+DTCHECK_KSRC := KSRC_6_12=$(call KDIR,6.12,stock)/src KSRC_6_1=$(call KDIR,6.1,stock)/src
 # The kernel the benchmarks boot (make bench BENCH_KERNEL=6.1).
 BENCH_KERNEL ?= $(KERNEL_DEFAULT)
 # Guest test run timeout (seconds) for make check.
@@ -103,7 +103,7 @@ check-guest: ## only the tests on the board (both kernels, patched and stock)
 
 bench: tools kernel-sources ## benchmarks (not timed tests): numbers for the issues' targets
 	@for t in $(wildcard tools/*/Makefile); do \
-		$(MAKE) --no-print-directory -s -C $$(dirname $$t) bench KSRC=$(DTCHECK_KSRC) || exit 1; \
+		$(MAKE) --no-print-directory -s -C $$(dirname $$t) bench $(DTCHECK_KSRC) || exit 1; \
 	done
 	@for b in $(wildcard bench/*/run); do BENCH_KERNEL=$(BENCH_KERNEL) $$b || exit 1; done
 
