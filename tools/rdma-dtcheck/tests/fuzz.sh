@@ -4,6 +4,22 @@
 # the fixtures' rdmatop records. Any input that takes over 5 s is a
 # failure at once (libFuzzer's default per-input timeout is 1200 s).
 
+# fuzz_run BIN NAME SECONDS MAX_LEN MIN_SEEDS SEEDS OUT DESC: one bounded
+# libFuzzer run from SEEDS (at least MIN_SEEDS of them), logged to
+# $WORK/NAME.log, a crash kept as $WORK/NAME-crash-*.
+fuzz_run() {
+	fbin=$1 name=$2 secs=$3 maxlen=$4 minseeds=$5 fseeds=$6 fout=$7 desc=$8
+	n=$(ls "$fseeds" | wc -l)
+	"$fbin" -max_total_time="$secs" -timeout=5 -seed=1 -max_len="$maxlen" \
+		-rss_limit_mb=2048 -artifact_prefix="$WORK/$name-crash-" \
+		"$fout" "$fseeds" >"$WORK/$name.log" 2>&1
+	rc=$?
+	execs=$(grep -oE 'Done [0-9]+ runs' "$WORK/$name.log" | grep -oE '[0-9]+')
+	[ $rc -eq 0 ] && [ "$n" -ge "$minseeds" ] && [ -n "$execs" ]
+	t_check $? "fuzz: ${secs}s $desc from $n seeds, ${execs:-0} inputs, no crash" \
+		"$WORK/$name.log"
+}
+
 fuzz_tests() {
 	seeds=$WORK/fuzz-seeds out=$WORK/fuzz-new
 	rm -rf "$seeds" "$out"
@@ -23,15 +39,8 @@ fuzz_tests() {
 			"$l" | head -8 | xargs -r cp --backup=numbered -t "$seeds"
 	done
 	cp "$TOOLDIR"/fuzz/regress/* "$seeds"/
-	n=$(ls "$seeds" | wc -l)
-	secs=${FUZZ_SECONDS:-20}
-	"$FUZZ_BIN" -max_total_time="$secs" -timeout=5 -seed=1 -max_len=262144 \
-		-rss_limit_mb=2048 -artifact_prefix="$WORK/fuzz-crash-" \
-		"$out" "$seeds" >"$WORK/fuzz.log" 2>&1
-	rc=$?
-	execs=$(grep -oE 'Done [0-9]+ runs' "$WORK/fuzz.log" | grep -oE '[0-9]+')
-	[ $rc -eq 0 ] && [ "$n" -ge 40 ] && [ -n "$execs" ]
-	t_check $? "fuzz: ${secs}s libFuzzer run (ASan+UBSan) from $n seeds, ${execs:-0} inputs, no crash" "$WORK/fuzz.log"
+	fuzz_run "$FUZZ_BIN" fuzz "${FUZZ_SECONDS:-20}" 262144 40 "$seeds" "$out" \
+		"libFuzzer run (ASan+UBSan)"
 
 	useeds=$WORK/fuzz-usage-seeds uout=$WORK/fuzz-usage-new
 	rm -rf "$useeds" "$uout"
@@ -39,13 +48,6 @@ fuzz_tests() {
 	for j in "$TOOLDIR"/tests/fixtures/*/*.json; do
 		cp "$j" "$useeds/$(basename "$(dirname "$j")")-$(basename "$j")"
 	done
-	n=$(ls "$useeds" | wc -l)
-	secs=${FUZZ_USAGE_SECONDS:-10}
-	"$FUZZ_USAGE_BIN" -max_total_time="$secs" -timeout=5 -seed=1 -max_len=65536 \
-		-rss_limit_mb=2048 -artifact_prefix="$WORK/fuzz-usage-crash-" \
-		"$uout" "$useeds" >"$WORK/fuzz-usage.log" 2>&1
-	rc=$?
-	execs=$(grep -oE 'Done [0-9]+ runs' "$WORK/fuzz-usage.log" | grep -oE '[0-9]+')
-	[ $rc -eq 0 ] && [ "$n" -ge 4 ] && [ -n "$execs" ]
-	t_check $? "fuzz: ${secs}s libFuzzer run on --usage records from $n seeds, ${execs:-0} inputs, no crash" "$WORK/fuzz-usage.log"
+	fuzz_run "$FUZZ_USAGE_BIN" fuzz-usage "${FUZZ_USAGE_SECONDS:-10}" 65536 4 \
+		"$useeds" "$uout" "libFuzzer run on --usage records"
 }
