@@ -61,3 +61,19 @@ wait_for_line() {
 }
 
 workload() { rdma-workload "$1" >/dev/null 2>&1; }
+
+# busiest_maps FILE POOL: the highest MAPS/s that rdmatop -b printed for POOL
+# over all its samples, as printed ("2.7k"); "-" when every sample had none.
+# Each disk's workload sleeps a second between rounds, so any one 1 s sample
+# may see no I/O on a given pool; three consecutive ones cannot.
+busiest_maps() {
+	awk -v pool="$2" '
+	function val(t) {
+		if (t ~ /k$/) return t * 1e3
+		if (t ~ /M$/) return t * 1e6
+		return t + 0
+	}
+	$1 == pool && $8 != "-" && (best == "" || val($8) > val(best)) { best = $8 }
+	$1 == pool && $8 == "-" && best == "" { dash = 1 }
+	END { print (best != "" ? best : (dash ? "-" : "")) }' "$1"
+}

@@ -23,7 +23,7 @@ case $(uname -r) in
 esac
 
 workload start
-rdmatop -b -d 1 -n 2 > "$WORK/out" 2> "$WORK/err"
+rdmatop -b -d 1 -n 3 > "$WORK/out" 2> "$WORK/err"
 rc=$?
 sed 's/^/# /' "$WORK/err" "$WORK/out"
 [ $rc = 0 ] || fail "rdmatop -b exited $rc on the stock kernel"
@@ -32,7 +32,7 @@ grep -q "^rdmatop: fallback mode.*DMA API from $source): unavailable: $unavailab
 for pool in $(layout_pools); do
 	grep -q "^$pool " "$WORK/out" || fail "pool $pool not listed"
 done
-maps=$(awk '$1 == "blk-pool@70000000" { m = $8 } END { print m }' "$WORK/out")
+maps=$(busiest_maps "$WORK/out" blk-pool@70000000)
 note "blk-pool MAPS/s: $maps"
 [ -n "$maps" ] && [ "$maps" != 0 ] && [ "$maps" != - ] || fail "no bounces counted on blk-pool"
 inflt=$(awk '$1 == "blk-pool@70000000" { m = $11 } END { print m }' "$WORK/out")
