@@ -109,6 +109,7 @@ bench: tools kernel-sources ## benchmarks (not timed tests): numbers for the iss
 
 clean: ## remove build outputs (keeps the kernel trees, ccache and downloads)
 	rm -rf $(BUILD)/host $(BUILD)/board $(BUILD)/vm $(BUILD)/check.log
+	rm -rf $(BUILD)/kernel/*/kbuild/obj $(BUILD)/kernel/*/kbuild/.config-id
 	@for d in $(BUILD)/kernel/*/patched $(BUILD)/kernel/*/stock; do \
 		[ -d "$$d" ] || continue; \
 		echo "rm -rf $${d#$(TOP)/}/* (but src/)"; \
