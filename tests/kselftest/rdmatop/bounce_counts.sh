@@ -23,22 +23,6 @@ cleanup_hook() {
 : > "$WORK/out"
 rdmatop --json -d 1 >> "$WORK/out" 2> "$WORK/err" &
 pid=$!
-# lines_after N: waits for N more lines, sets $line to the newest whole one.
-lines_after() {
-	want=$(($(wc -l < "$WORK/out") + $1))
-	i=0
-	while [ "$(wc -l < "$WORK/out")" -lt $want ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ "$(wc -l < "$WORK/out")" -ge $want ] || fail "rdmatop printed no line: $(cat "$WORK/err")"
-	line=$(sed -n "${want}p" "$WORK/out")
-}
-# val DEV KEY LINE
-val() {
-	echo "$3" | sed -n "s/.*{\"name\":\"$1\",[^{}]*\"$2\":\([0-9][0-9]*\)[,}].*/\1/p"
-}
-
 lines_after 1
 before=$line
 echo > $TRACEFS/trace
@@ -59,8 +43,8 @@ sed -n 's/.* swiotlb_bounced: dev_name[:=] *\([^ ]*\) .*/\1/p' $TRACEFS/trace |
 [ -s "$WORK/bounces" ] || fail "no bounce traced on $(echo $disks)"
 grep -q "lost\|LOST" $TRACEFS/trace && fail "the trace buffer lost events"
 while read -r n dev; do
-	b=$(val "$dev" maps_total "$before")
-	a=$(val "$dev" maps_total "$after")
+	b=$(json_dev_val "$dev" maps_total "$before")
+	a=$(json_dev_val "$dev" maps_total "$after")
 	[ -n "$a" ] || fail "rdmatop has no maps_total for $dev"
 	note "$dev: swiotlb_bounced $n, rdmatop maps +$((a - ${b:-0}))"
 	[ $((a - ${b:-0})) = "$n" ] || fail "$dev: rdmatop counted $((a - ${b:-0})) maps, the kernel $n bounces"

@@ -22,28 +22,8 @@ bind_test_driver $dev
 rdmatop --json -d 1 -f $dev >> "$WORK/out" 2> "$WORK/err" &
 pid=$!
 
-# lines_after N: waits for N more --json lines than there are now, then
-# sets $line to the newest: an interval that began after whatever the
-# caller did before.
-lines_after() {
-	want=$(($(wc -l < "$WORK/out") + $1))
-	i=0
-	while [ "$(wc -l < "$WORK/out")" -lt $want ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ "$(wc -l < "$WORK/out")" -ge $want ] || fail "rdmatop printed no line: $(cat "$WORK/err")"
-	# That line, whole: the last one may still be being written.
-	line=$(sed -n "${want}p" "$WORK/out")
-}
-
-# val KEY: the device's KEY in $line (its counters come before any
-# nested object, so the match stays inside the device's object); fails
-# when there is none (the caller's "|| fail": this runs in a subshell).
-val() {
-	v=$(echo "$line" | sed -n "s/.*{\"name\":\"$dev\",[^{}]*\"$1\":\(-\{0,1\}[0-9][0-9]*\)[,}].*/\1/p")
-	[ -n "$v" ] && echo "$v"
-}
+# val KEY: the device's KEY in $line.
+val() { json_dev_val "$dev" "$1" "$line"; }
 
 # expect KEY BEFORE WANT_DELTA
 expect() {

@@ -77,3 +77,27 @@ busiest_maps() {
 	$1 == pool && $8 == "-" && best == "" { dash = 1 }
 	END { print (best != "" ? best : (dash ? "-" : "")) }' "$1"
 }
+
+# lines_after N: waits (up to 30 s) for N more lines in $WORK/out, where
+# a background rdmatop --json writes, than there are now, then sets $line
+# to the newest: an interval that began after whatever the caller did
+# before.
+lines_after() {
+	want=$(($(wc -l < "$WORK/out") + $1))
+	i=0
+	while [ "$(wc -l < "$WORK/out")" -lt $want ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(wc -l < "$WORK/out")" -ge $want ] || fail "rdmatop printed no line: $(cat "$WORK/err")"
+	# That line, whole: the last one may still be being written.
+	line=$(sed -n "${want}p" "$WORK/out")
+}
+
+# json_dev_val DEV KEY LINE: device DEV's KEY in the --json LINE (its
+# counters come before any nested object, so the match stays inside the
+# device's object); fails when there is none.
+json_dev_val() {
+	v=$(echo "$3" | sed -n "s/.*{\"name\":\"$1\",[^{}]*\"$2\":\(-\{0,1\}[0-9][0-9]*\)[,}].*/\1/p")
+	[ -n "$v" ] && echo "$v"
+}

@@ -137,6 +137,21 @@ static void add_incdirs(char **argv, int *argc, const char *flag,
 	}
 }
 
+/* The start of a dtc command line reading dts and writing OUTFMT. */
+static int dtc_argv(char **argv, const struct input_opts *o,
+		    const char *outfmt)
+{
+	int argc = 0;
+
+	argv[argc++] = (char *)o->dtc;
+	argv[argc++] = "-q";
+	argv[argc++] = "-I";
+	argv[argc++] = "dts";
+	argv[argc++] = "-O";
+	argv[argc++] = (char *)outfmt;
+	return argc;
+}
+
 static void first_line(char *s)
 {
 	char *nl;
@@ -224,13 +239,7 @@ static int compile_source(const char *name, const char *src, bool from_stdin,
 			goto out;
 	}
 
-	argc = 0;
-	argv[argc++] = (char *)o->dtc;
-	argv[argc++] = "-q";
-	argv[argc++] = "-I";
-	argv[argc++] = "dts";
-	argv[argc++] = "-O";
-	argv[argc++] = "dts";
+	argc = dtc_argv(argv, o, "dts");
 	argv[argc++] = "-T";
 	argv[argc++] = "-T";
 	argv[argc++] = "-b";
@@ -243,13 +252,7 @@ static int compile_source(const char *name, const char *src, bool from_stdin,
 	if (run_step(argv, NULL, ann, name, "dtc failed", err, errlen))
 		goto out;
 
-	argc = 0;
-	argv[argc++] = (char *)o->dtc;
-	argv[argc++] = "-q";
-	argv[argc++] = "-I";
-	argv[argc++] = "dts";
-	argv[argc++] = "-O";
-	argv[argc++] = "dtb";
+	argc = dtc_argv(argv, o, "dtb");
 	argv[argc++] = ann;
 	argv[argc] = NULL;
 	if (run_step(argv, NULL, dtb, name, "dtc failed on its own output",

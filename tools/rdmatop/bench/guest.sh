@@ -4,9 +4,10 @@
 # with ftrace recording the same events, interleaved ROUNDS times.
 #   guest.sh ROUNDS SECONDS THREADS PAGES
 # Prints "RESULT config map_us unmap_us" lines and, for rdmatop,
-# "SELF cpu_pct rss_kib tick_cpu_pct": its exact CPU share (cputime, the
-# scheduler's runtime) and, beside it, the tick-sampled one of
-# /proc/PID/stat, which only counts the 4 ms ticks that land on it.
+# "SELF cpu_pct rss_kib tick_cpu_pct kernel_bytes": its exact CPU share
+# (cputime, the scheduler's runtime), beside it the tick-sampled one of
+# /proc/PID/stat, which only counts the 4 ms ticks that land on it, and
+# the kernel memory its BPF maps and programs take (its --json says).
 rounds=$1 secs=$2 threads=$3 pages=$4
 dev=dma-test
 t=/sys/kernel/tracing
@@ -45,17 +46,20 @@ for r in $(seq 1 "$rounds"); do
 	c1=$(cputime $pid) || exit 1
 	s1=$(cut -d' ' -f1 /proc/uptime)
 	rss=$(awk '/^VmRSS:/ { print $2 }' /proc/$pid/status)
+	kmem=$(tail -n 1 /tmp/rdmatop.json | sed -n 's/.*"kernel_memory_bytes":\([0-9]*\).*/\1/p')
 	kill $pid
 	wait $pid 2>/dev/null
 	cpu=$(echo "$c0 $c1" | awk '{ printf "%.3f", 100 * ($3 - $1) / ($4 - $2) }')
 	echo "SELF $cpu $rss $(awk -v t="$((t1 - t0))" -v a="$s0" -v b="$s1" -v hz=$hz \
-		'BEGIN { printf "%.2f", 100 * t / hz / (b - a) }')"
+		'BEGIN { printf "%.2f", 100 * t / hz / (b - a) }') ${kmem:-0}"
 
-	for sys in swiotlb dma; do echo 1 > $t/events/$sys/enable; done
+	# The events rdmatop uses that this kernel has (stock 6.1: only
+	# swiotlb_bounced; stock 6.12 no swiotlb_map family).
+	for sys in swiotlb dma; do [ -d $t/events/$sys ] && echo 1 > $t/events/$sys/enable; done
 	echo 1 > $t/tracing_on
 	bench ftrace
 	echo 0 > $t/tracing_on
-	for sys in swiotlb dma; do echo 0 > $t/events/$sys/enable; done
+	for sys in swiotlb dma; do [ -d $t/events/$sys ] && echo 0 > $t/events/$sys/enable; done
 	echo "# ftrace entries: $(wc -l < $t/trace)"
 	echo > $t/trace
 done

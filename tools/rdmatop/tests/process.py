@@ -16,16 +16,7 @@ import subprocess
 import sys
 import time
 
-n = 0
-failed = 0
-
-
-def ok(cond, desc):
-    global n, failed
-    n += 1
-    print(("ok" if cond else "not ok") + " %d - %s" % (n, desc))
-    if not cond:
-        failed += 1
+from tap import ok, plan
 
 
 def put(root, rel, text):
@@ -176,8 +167,7 @@ def main():
     test_keys(bin_, env)
     test_top_keys(bin_, env)
     test_prom_retry(bin_, env, work)
-    print("1..%d" % n)
-    return 1 if failed else 0
+    return plan()
 
 
 if __name__ == "__main__":

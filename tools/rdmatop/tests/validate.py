@@ -25,16 +25,7 @@ TOP_KEYS = {"schema", "time", "host", "kernel", "dma_api_source", "restricted_on
             "program_runs_missed_total", "kernel_memory_bytes", "program_runs_total",
             "program_run_time_ns_total", "pools", "devices", "events"}
 
-n = 0
-failed = 0
-
-
-def ok(cond, desc):
-    global n, failed
-    n += 1
-    print(("ok" if cond else "not ok") + " %d - %s" % (n, desc))
-    if not cond:
-        failed += 1
+from tap import ok, plan
 
 
 def check_json(path):
@@ -102,5 +93,4 @@ def check_prom(path):
 if __name__ == "__main__":
     kind, path = sys.argv[1], sys.argv[2]
     {"json": check_json, "prom": check_prom}[kind](path)
-    print("1..%d" % n)
-    sys.exit(1 if failed else 0)
+    sys.exit(plan())
