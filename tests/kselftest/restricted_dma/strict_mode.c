@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Strict mode (kernel/VER/patches: "dma-mapping: audit devices ..."): with
+ * restricted_dma=strict every restricted pool refuses DMA ranges outside
+ * it, and stays strict: its swiotlb/<pool>/strict debugfs file can turn
+ * strict on, never off (EPERM). Strictness cannot be undone within a boot,
+ * so this runs in the strict boot, with strict_probe:
+ *
+ *   scripts/vm --append restricted_dma=strict \
+ *     --dtso tests/kselftest/restricted_dma/strict-board.dtso \
+ *     -- /kselftest/run_kselftest.sh -t restricted_dma:strict_mode
+ *
+ * Without restricted_dma=strict on the command line every test skips.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdma_harness.h"
+#include "rdma_board.h"
+#include "rdma_driver.h"
+#include "rdma_stats.h"
+#include "rdma_trace.h"
+
+#define STRICT		"restricted_dma=strict"
+#define EVENT		"swiotlb/swiotlb_out_of_pool"
+#define UART_PHYS	0x9000000ULL	/* QEMU virt's PL011, outside every pool */
+
+static struct rdma_board board;
+
+FIXTURE(strict) {
+	struct rdma_testdev t;
+	bool open;
+};
+
+FIXTURE_SETUP(strict)
+{
+	char why[256];
+
+	if (!rdma_cmdline_has(STRICT))
+		SKIP(return, "needs %s: the strict boot (see the source)", STRICT);
+	ASSERT_EQ(0, rdma_testdev_open(&self->t, &board, false, why, sizeof(why))) {
+		TH_LOG("%s", why);
+	}
+	self->open = true;
+}
+
+FIXTURE_TEARDOWN(strict)
+{
+	rdma_trace_stop(EVENT);
+	if (self->open)
+		rdma_testdev_close(&self->t);
+}
+
+/* The pool's strict file, as read now (malloc'd), or NULL. */
+static char *strict_now(FIXTURE_DATA(strict) *self)
+{
+	char path[PATH_MAX];
+
+	if (rdma_pool_file(self->t.pool->name, "strict", path, sizeof(path)))
+		return NULL;
+	return rdma_read_file(path, NULL);
+}
+
+static void expect_strict(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(strict) *self, const char *when)
+{
+	char *s = strict_now(self);
+
+	ASSERT_NE(NULL, s);
+	EXPECT_STREQ("Y\n", s) TH_LOG("%s: strict reads %s", when, s);
+	free(s);
+}
+
+TEST_F(strict, on_from_boot)
+{
+	expect_strict(_metadata, self, "at boot");
+}
+
+TEST_F(strict, cannot_be_turned_off)
+{
+	const char *pool = self->t.pool->name;
+
+	EXPECT_EQ(-EPERM, rdma_pool_write(pool, "strict", "0"));
+	expect_strict(_metadata, self, "after writing 0");
+	EXPECT_EQ(-EPERM, rdma_pool_write(pool, "strict", "N\n"));
+	expect_strict(_metadata, self, "after writing N");
+	EXPECT_EQ(-EINVAL, rdma_pool_write(pool, "strict", "maybe"));
+	EXPECT_EQ(0, rdma_pool_write(pool, "strict", "1"));
+	expect_strict(_metadata, self, "after writing 1");
+}
+
+TEST_F(strict, refuses_out_of_pool)
+{
+	const char *needles[] = { "api=dma_map_resource ", " REFUSED", NULL };
+	struct rdma_stats before, after;
+	struct rdma_map m;
+	char *trace;
+	bool ok;
+
+	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &before));
+	ASSERT_EQ(0, rdma_trace_start(EVENT));
+	EXPECT_EQ(-EIO, rdma_ctl_cmd(&self->t.ctl, "map_resource %#llx 4096 to", UART_PHYS)) {
+		TH_LOG("strict pool, map_resource: %s", self->t.ctl.res);
+	}
+	rdma_trace_stop(EVENT);
+	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &after));
+	EXPECT_EQ(1U, rdma_stat_delta(&before, &after, "out_of_pool"));
+	trace = rdma_trace_read();
+	ASSERT_NE(NULL, trace);
+	EXPECT_EQ(1, rdma_trace_count(trace, "swiotlb_out_of_pool", needles));
+	free(trace);
+
+	/* Strict refuses only what is outside: the pool still works. */
+	ASSERT_EQ(0, rdma_map(&self->t.ctl, 4096, 0, "bidi", &m)) TH_LOG("%s", self->t.ctl.res);
+	EXPECT_TRUE(m.inpool && m.bounce_ok);
+	EXPECT_EQ(0, rdma_unmap(&self->t.ctl, m.id, &ok));
+}
+
+int main(int argc, char **argv)
+{
+	rdma_board_load(&board);
+	return test_harness_run(argc, argv);
+}
