@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The out-of-pool audit (kernel/patches/0006): a DMA range handed to a
- * device with a restricted pool outside that pool is counted (out_of_pool
- * in stats) and traced (swiotlb:swiotlb_out_of_pool), and refused when the
- * pool is strict. dma_map_resource() of a device register, here a page of
+ * The out-of-pool audit (the series' "dma-mapping: audit devices ..."
+ * patch): a DMA range handed to a device with a restricted pool outside
+ * that pool is counted (out_of_pool in stats) and traced
+ * (swiotlb:swiotlb_out_of_pool), and refused when the pool is strict. dma_map_resource() of a device register, here a page of
  * the board's PL011 UART, is such a range: it never goes through the pool.
  * The board's real devices, after I/O on their disks, show none. Strict
  * mode cannot be turned off once on, so its refusals are tested in the

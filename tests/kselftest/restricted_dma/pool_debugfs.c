@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every pool of the board has the per-pool debugfs files of the series
- * (kernel/6.12/patches/0003, 0005) and they agree with each other and with the
- * board: io_tlb_nslabs, io_tlb_used, io_tlb_used_hiwater, stats, devices,
- * strict. stats has exactly the documented keys, its single values match
+ * (its statistics and audit patches) and they agree with each other and
+ * with the board: io_tlb_nslabs, io_tlb_used, io_tlb_used_hiwater,
+ * stats, devices, strict. stats has exactly the documented keys, its single values match
  * the single files, base and size match the pool's reg in the device tree
  * and devices lists the devices the layout gives the pool.
  *

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Strict restricted DMA at probe (kernel/patches/0007): with
- * restricted_dma=strict, a device whose device tree names a restricted
- * pool that cannot be set up must not probe, rather than run with DMA to
- * all of memory. strict-board.dtso adds such a device, dma-test-nomap,
- * whose pool has no-map (6.1 rejects that pool). This needs its own boot:
+ * Strict restricted DMA at probe (kernel/VER/patches: "of: fail the probe
+ * ..."): with restricted_dma=strict, a device whose device tree names a
+ * restricted pool that cannot be set up must not probe, rather than run
+ * with DMA to all of memory. strict-board.dtso adds three such devices:
+ * a pool with no-map, one at an unaligned base and one smaller than a
+ * segment ("swiotlb: reject restricted pools that are unaligned or under
+ * a segment": the log names the node and the rule). Its own boot:
  *
  *   scripts/vm --append restricted_dma=strict \
  *     --dtso tests/kselftest/restricted_dma/strict-board.dtso \
  *     -- /kselftest/run_kselftest.sh -t restricted_dma:strict_probe
  *
  * Without restricted_dma=strict on the command line the test skips; with
- * it, a missing dma-test-nomap is a failure (the overlay was not applied).
+ * it, a missing device is a failure (the overlay was not applied).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,7 +29,20 @@
 #include "rdma_stats.h"
 
 #define STRICT		"restricted_dma=strict"
-#define NOMAP_DEV	"dma-test-nomap"
+
+/*
+ * strict-board.dtso's devices whose pool cannot be set up, and what the
+ * kernel log must say: the pool's setup error when the kernel rejects the
+ * region itself (its node and the rule), then the probe's refusal.
+ */
+static const struct broken_pool {
+	const char *dev, *pool, *setup_error;
+} broken[] = {
+	{ "dma-test-nomap", "nomap-pool@71800000", NULL },
+	{ "dma-test-unaligned", "unaligned-pool@71900800",
+	  "base and size must be multiples of the page size" },
+	{ "dma-test-tiny", "tiny-pool@71b00000", "smaller than one swiotlb segment" },
+};
 
 static bool has_driver(const char *devname)
 {
@@ -37,22 +52,32 @@ static bool has_driver(const char *devname)
 	return !access(path, F_OK);
 }
 
-static void check_refused(void)
+static void check_refused(const struct broken_pool *p)
 {
-	char needle[RDMA_NAME_LEN + 128], *log;
-	int ret = rdma_drv_bind(NOMAP_DEV);
+	char needle[RDMA_NAME_LEN + 128], path[PATH_MAX], *log;
+	int ret;
 
-	ksft_print_msg("binding %s to %s: %s\n", RDMA_TEST_DRIVER, NOMAP_DEV,
+	rdma_fmt(path, sizeof(path), "/sys/bus/platform/devices/%s", p->dev);
+	ksft_test_result(!access(path, F_OK), "%s exists (strict-board.dtso applied)\n", p->dev);
+
+	ret = rdma_drv_bind(p->dev);
+	ksft_print_msg("binding %s to %s: %s\n", RDMA_TEST_DRIVER, p->dev,
 		       ret ? strerror(-ret) : "bound");
-	ksft_test_result(ret && !has_driver(NOMAP_DEV),
-			 "%s: a device whose pool cannot be set up does not probe\n", NOMAP_DEV);
-	rdma_drv_unbind(NOMAP_DEV);
+	ksft_test_result(ret && !has_driver(p->dev),
+			 "%s: a device whose pool cannot be set up does not probe\n", p->dev);
+	rdma_drv_unbind(p->dev);
 
 	log = rdma_kernel_log();
 	rdma_fmt(needle, sizeof(needle),
-		 " %s: failed to initialise \"restricted-dma-pool\" memory node (", NOMAP_DEV);
+		 " %s: failed to initialise \"restricted-dma-pool\" memory node (", p->dev);
 	ksft_test_result(log && strstr(log, needle) && strstr(log, "refusing unrestricted DMA"),
-			 "%s: the kernel log says why\n", NOMAP_DEV);
+			 "%s: the kernel log says why it does not probe\n", p->dev);
+	if (p->setup_error) {
+		rdma_fmt(needle, sizeof(needle), "restricted DMA pool %s at ", p->pool);
+		ksft_test_result(log && strstr(log, needle) && strstr(log, p->setup_error),
+				 "%s: the kernel log names the node and the rule (%s)\n",
+				 p->pool, p->setup_error);
+	}
 	free(log);
 }
 
@@ -81,19 +106,19 @@ static void check_board_device(const struct rdma_board *b)
 int main(void)
 {
 	struct rdma_board b;
-	char path[PATH_MAX];
+	unsigned int i, plan = 2;
 
 	ksft_print_header();
 	if (!rdma_cmdline_has(STRICT))
 		ksft_exit_skip("needs %s and strict-board.dtso: a boot of its own (see the source)\n",
 			       STRICT);
 	rdma_board_load(&b);
-	ksft_set_plan(5);
+	for (i = 0; i < ARRAY_SIZE(broken); i++)
+		plan += broken[i].setup_error ? 4 : 3;
+	ksft_set_plan(plan);
 
-	rdma_fmt(path, sizeof(path), "/sys/bus/platform/devices/%s", NOMAP_DEV);
-	ksft_test_result(!access(path, F_OK), "%s exists (strict-board.dtso applied)\n",
-			 NOMAP_DEV);
-	check_refused();
+	for (i = 0; i < ARRAY_SIZE(broken); i++)
+		check_refused(&broken[i]);
 	check_board_device(&b);
 	ksft_finished();
 }
