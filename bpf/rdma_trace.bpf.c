@@ -747,25 +747,56 @@ int BPF_PROG(swiotlb_out_of_pool, struct device *dev, const char *api,
 	return 0;
 }
 
-/* Stock 6.1: the only event there is. Fires on map only. */
-SEC("tp_btf/swiotlb_bounced")
-int BPF_PROG(swiotlb_bounced, struct device *dev, dma_addr_t dev_addr, size_t size)
+/*
+ * Stock 6.1: the only event there is. Fires on map only. A pool other
+ * than a restricted one is counted too (a restricted pool's mappings are
+ * its devices', added up by userspace).
+ */
+static __noinline int bounced_general(struct device *dev, __u64 size)
 {
 	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
 	struct rdma_counters *c;
+	__u32 bucket = rdma_hist_slot(size);
 
-	c = pool_counters(mem);
+	c = pool_restricted(mem) ? NULL : pool_counters(mem);
 	if (c) {
 		c->maps += 1;
 		c->map_bytes += size;
-		c->size_hist[rdma_hist_slot(size)] += 1;
+		c->size_hist[bucket] += 1;
 	}
 	c = dev_counters(dev, mem);
 	if (c) {
 		c->maps += 1;
 		c->map_bytes += size;
-		c->size_hist[rdma_hist_slot(size)] += 1;
+		c->size_hist[bucket] += 1;
 	}
+	return 0;
+}
+
+/*
+ * The common case, a known device bouncing through the restricted pool
+ * it was recorded with, reads its devs[] entry and counts on it alone.
+ */
+SEC("tp_btf/swiotlb_bounced")
+int BPF_PROG(swiotlb_bounced, struct device *dev, dma_addr_t dev_addr, size_t size)
+{
+	__u64 key = (__u64)dev - (__u64)&self;	/* obj_key(): dev is never NULL */
+	struct rdma_counters *c;
+	struct rdma_dev_info *d;
+	__u32 i;
+
+	i = key_hash(key) & (RDMA_MAX_DEVICES - 1);
+	d = &devs[i];
+	barrier_var(d);
+	if (d->key != key || !d->restricted || size >= (1U << 28) ||
+	    mem_start(dev->dma_io_tlb_mem) != d->pool_start)
+		return bounced_general(dev, size);
+	c = bpf_map_lookup_elem(&dev_stats, &i);
+	if (!c)
+		return 0;
+	c->maps += 1;
+	c->map_bytes += size;
+	c->size_hist[size_slot(d, size)] += 1;
 	return 0;
 }
 
