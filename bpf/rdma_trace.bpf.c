@@ -24,7 +24,9 @@
  * Reading the clock is the dearest single step (about 100 instructions on
  * arm64): one bounce in RDMA_TIME_SAMPLE is timed. The page events'
  * common case, a known restricted device bouncing inside its pool, has a
- * path of its own (bounce_dev()) that reads only the device's entry.
+ * path of its own (bounce_dev()) that reads only the device's entry,
+ * which also keeps the histogram slot of the size it maps (size_slot());
+ * so has swiotlb_bounced on a kernel without the series.
  *
  * Its own out-of-pool check: every DMA API range handed to a device that
  * has a restricted pool is compared with that pool's bounds, read from
