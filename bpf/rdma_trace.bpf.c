@@ -24,7 +24,9 @@
  * Reading the clock is the dearest single step (about 100 instructions on
  * arm64): one bounce in RDMA_TIME_SAMPLE is timed. The page events'
  * common case, a known restricted device bouncing inside its pool, has a
- * path of its own (bounce_dev()) that reads only the device's entry.
+ * path of its own (bounce_dev()) that reads only the device's entry,
+ * which also keeps the histogram slot of the size it maps (size_slot());
+ * so has swiotlb_bounced on a kernel without the series.
  *
  * Its own out-of-pool check: every DMA API range handed to a device that
  * has a restricted pool is compared with that pool's bounds, read from
@@ -411,6 +413,26 @@ static __always_inline void touch_dev(struct device *dev, struct io_tlb_mem *mem
 	dev_entry_now(dev, mem, &i);
 }
 
+/*
+ * The histogram slot of a bounce of @size through @d: a device mostly
+ * maps one size again and again, whose slot its entry keeps (a load and
+ * a compare where the slot's computation is about 40 instructions on
+ * arm64). A bounce is under 256 MiB (pools with slot entries are), so
+ * its slot is under 32: 5 bits, which also tell the verifier the slot
+ * is inside the histogram.
+ */
+static __always_inline __u32 size_slot(struct rdma_dev_info *d, __u64 size)
+{
+	__u64 cached = d->size_slot;
+	__u32 slot;
+
+	if (cached >> 5 == size)
+		return cached & 31;
+	slot = rdma_hist_slot32(size) & 31;
+	d->size_slot = size << 5 | slot;
+	return slot;
+}
+
 /* @bucket: rdma_hist_slot(size) */
 static __always_inline void count_map(struct rdma_counters *c, __u64 size, int dir,
 				      bool tracked, __u32 bucket)
@@ -423,7 +445,7 @@ static __always_inline void count_map(struct rdma_counters *c, __u64 size, int d
 		c->inflight += 1;
 		c->inflight_bytes += size;
 	}
-	if (dir == RDMA_DIR_TO_DEVICE || dir == RDMA_DIR_BIDI)
+	if ((__u32)dir <= RDMA_DIR_TO_DEVICE)	/* RDMA_DIR_BIDI or RDMA_DIR_TO_DEVICE */
 		c->bytes_to_device += size;
 	c->size_hist[bucket] += 1;
 }
@@ -446,6 +468,16 @@ static __always_inline void count_unmap(struct rdma_counters *c, __u64 size,
 		return;
 	c->time_ns += ns;
 	c->time_hist[rdma_hist_slot(ns)] += 1;
+}
+
+/*
+ * Whether an unmap in direction @dir copies back from the device:
+ * RDMA_DIR_FROM_DEVICE or RDMA_DIR_BIDI (bits 2 and 0 of 0x5), unless
+ * the caller skips the CPU sync. Without a branch.
+ */
+static __always_inline bool unmap_from_device(__u32 dir, __u64 attrs)
+{
+	return (0x5 >> (dir & 3)) & 1 & ~(attrs >> 5);	/* DMA_ATTR_SKIP_CPU_SYNC */
 }
 
 /* Tracking by address, for mappings that do not bounce through a pool. */
@@ -717,25 +749,56 @@ int BPF_PROG(swiotlb_out_of_pool, struct device *dev, const char *api,
 	return 0;
 }
 
-/* Stock 6.1: the only event there is. Fires on map only. */
-SEC("tp_btf/swiotlb_bounced")
-int BPF_PROG(swiotlb_bounced, struct device *dev, dma_addr_t dev_addr, size_t size)
+/*
+ * Stock 6.1: the only event there is. Fires on map only. A pool other
+ * than a restricted one is counted too (a restricted pool's mappings are
+ * its devices', added up by userspace).
+ */
+static __noinline int bounced_general(struct device *dev, __u64 size)
 {
 	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
 	struct rdma_counters *c;
+	__u32 bucket = rdma_hist_slot(size);
 
-	c = pool_counters(mem);
+	c = pool_restricted(mem) ? NULL : pool_counters(mem);
 	if (c) {
 		c->maps += 1;
 		c->map_bytes += size;
-		c->size_hist[rdma_hist_slot(size)] += 1;
+		c->size_hist[bucket] += 1;
 	}
 	c = dev_counters(dev, mem);
 	if (c) {
 		c->maps += 1;
 		c->map_bytes += size;
-		c->size_hist[rdma_hist_slot(size)] += 1;
+		c->size_hist[bucket] += 1;
 	}
+	return 0;
+}
+
+/*
+ * The common case, a known device bouncing through the restricted pool
+ * it was recorded with, reads its devs[] entry and counts on it alone.
+ */
+SEC("tp_btf/swiotlb_bounced")
+int BPF_PROG(swiotlb_bounced, struct device *dev, dma_addr_t dev_addr, size_t size)
+{
+	__u64 key = (__u64)dev - (__u64)&self;	/* obj_key(): dev is never NULL */
+	struct rdma_counters *c;
+	struct rdma_dev_info *d;
+	__u32 i;
+
+	i = key_hash(key) & (RDMA_MAX_DEVICES - 1);
+	d = &devs[i];
+	barrier_var(d);
+	if (d->key != key || !d->restricted || size >= (1U << 28) ||
+	    mem_start(dev->dma_io_tlb_mem) != d->pool_start)
+		return bounced_general(dev, size);
+	c = bpf_map_lookup_elem(&dev_stats, &i);
+	if (!c)
+		return 0;
+	c->maps += 1;
+	c->map_bytes += size;
+	c->size_hist[size_slot(d, size)] += 1;
 	return 0;
 }
 
@@ -863,8 +926,7 @@ static __always_inline void range_mapped(struct dma_range *r, struct rdma_counte
 static __always_inline void range_unmapped(struct dma_range *r, struct rdma_counters *dc,
 					   struct rdma_counters *pc, struct rdma_slot *slot)
 {
-	bool from_device = (r->dir == RDMA_DIR_FROM_DEVICE || r->dir == RDMA_DIR_BIDI) &&
-			   !(r->attrs & DMA_ATTR_SKIP_CPU_SYNC);
+	bool from_device = unmap_from_device(r->dir, r->attrs);
 	struct rdma_counters *mc = r->restricted ? NULL : pc;
 	bool tracked = false, timed = false;
 	__u64 ns = 0, ts, size = r->size;
@@ -959,18 +1021,26 @@ static __always_inline struct rdma_dev_info *bounce_dev(struct device *dev, __u6
 {
 	__u64 key = (__u64)dev - (__u64)&self;	/* obj_key(): dev is never NULL here */
 	struct rdma_dev_info *d;
-	__u64 start, end, base;
+	__u64 mem, start, end, base;
 
 	*slot = key_hash(key) & (RDMA_MAX_DEVICES - 1);
 	d = &devs[*slot];
 	/* One address for the entry, not one per field (each is 4 on arm64). */
 	barrier_var(d);
+	if (d->key != key || !d->restricted)
+		return NULL;
+	/*
+	 * The pool it was recorded with: compared by key, from the pointer
+	 * alone, with no read through it.
+	 */
+	mem = (__u64)dev->dma_io_tlb_mem - (__u64)&self;
+	barrier_var(mem);
+	if (mem != d->pool || dev->dma_range_map)
+		return NULL;
 	start = d->pool_start;
 	end = d->pool_end;
 	base = d->slot_base;
-	/* Pools never share a start: the same start is the same pool. */
-	if (d->key != key || !d->restricted || !base ||
-	    mem_start(dev->dma_io_tlb_mem) != start || dev->dma_range_map)
+	if (!base)
 		return NULL;
 	/* Also rules out DMA_MAPPING_ERROR. */
 	if (addr - start >= end - start || size > end - addr)
@@ -1003,8 +1073,7 @@ static __always_inline int page_mapped(struct device *dev, __u64 dma_addr, __u64
 		return 0;
 	/* bounce_stamp(), with the device's counters at hand */
 	rdma_slot_map(slot, dc->maps & (RDMA_TIME_SAMPLE - 1) ? 0 : bpf_ktime_get_ns());
-	/* A bounce is under 256 MiB (pools with slot entries are). */
-	count_map(dc, size, dir, true, rdma_hist_slot32(size));
+	count_map(dc, size, dir, true, size_slot(d, size));
 	return 0;
 }
 
@@ -1025,8 +1094,7 @@ static __always_inline int page_unmapped(struct device *dev, __u64 addr, __u64 s
 	dc = bpf_map_lookup_elem(&dev_stats, &i);
 	if (!slot || !dc)
 		return 0;
-	from_device = (dir == RDMA_DIR_FROM_DEVICE || dir == RDMA_DIR_BIDI) &&
-		      !(attrs & DMA_ATTR_SKIP_CPU_SYNC);
+	from_device = unmap_from_device(dir, attrs);
 	/* As range_unmapped() does for a bounce. */
 	tracked = rdma_slot_unmap(slot, &ts);
 	if (!tracked)	/* mapped before we attached */

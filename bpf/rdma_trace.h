@@ -111,6 +111,9 @@ struct rdma_pool_info {
  * @slot_base: @pool's first inflight_slots entry + 1; 0: none
  * @restricted: the pool is a restricted one
  * @pool_slot: @pool's slot in pool_keys[], -1: none
+ * @size_slot: the program's cache of the histogram slot of the size its
+ *	last bounce had: size << 5 | slot, one word so that a reader on
+ *	another CPU never pairs a size with another's slot; 0: none yet
  * @name: dev_name(); empty until recorded
  */
 struct rdma_dev_info {
@@ -122,6 +125,7 @@ struct rdma_dev_info {
 	__u64 slot_base;
 	__u32 restricted;
 	__s32 pool_slot;
+	__u64 size_slot;
 	char name[RDMA_NAME_LEN];
 };
 
