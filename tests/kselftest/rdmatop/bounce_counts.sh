@@ -7,7 +7,7 @@
 # API, so the event, counted by ftrace, is an independent witness: a
 # bounded O_DIRECT workload on every disk (some restricted, some not), and
 # for every device the trace names, rdmatop's maps_total moved by exactly
-# its count.
+# its count, and each restricted pool's by the sum of its devices'.
 . "$(dirname "$0")/rdmatop_lib.sh"
 need_rdmatop
 ev=$TRACEFS/events/swiotlb/swiotlb_bounced
@@ -49,4 +49,17 @@ while read -r n dev; do
 	note "$dev: swiotlb_bounced $n, rdmatop maps +$((a - ${b:-0}))"
 	[ $((a - ${b:-0})) = "$n" ] || fail "$dev: rdmatop counted $((a - ${b:-0})) maps, the kernel $n bounces"
 done < "$WORK/bounces"
+# A restricted pool's count is its devices' (Documentation/rdmatop.md):
+# it moved by the bounces of the devices the layout gives it, no more.
+for pool in $(layout_pools); do
+	n=$(layout_devices | awk -v p="$pool" 'NR == FNR { if ($2 == p) mine[$1] = 1; next }
+		($2 in mine) { s += $1 } END { print s + 0 }' - "$WORK/bounces")
+	[ "$n" = 0 ] && continue
+	b=$(json_dev_val "$pool" maps_total "$before")
+	a=$(json_dev_val "$pool" maps_total "$after")
+	[ -n "$a" ] || fail "rdmatop has no maps_total for pool $pool"
+	note "$pool: its devices' swiotlb_bounced $n, rdmatop pool maps +$((a - ${b:-0}))"
+	[ $((a - ${b:-0})) = "$n" ] ||
+		fail "$pool: rdmatop counted $((a - ${b:-0})) maps on the pool, its devices bounced $n"
+done
 pass "rdmatop's counts equal the kernel's bounces ($(awk '{ s += $1 } END { print s }' "$WORK/bounces") on $(wc -l < "$WORK/bounces") device(s))"
