@@ -30,3 +30,24 @@ kdir() {
 kernel_series() {
 	awk '{ sub(/#.*/, "") } NF { print $1 }' "$top/kernel/$1/series"
 }
+
+# Kernel reports that fail a board run (scripts/vm), as an awk/ERE
+# pattern over console lines that carry a printk timestamp. By source:
+# oopses and panics; WARN() and BUG(), which also carry lockdep, RCU,
+# DEBUG_LIST, refcount and DMA-API debug errors ("WARNING:"), and KASAN,
+# KFENCE, KCSAN, KMSAN and DEBUG_ATOMIC_SLEEP ("BUG: KASAN:", ...);
+# lockdep's own headers; hung tasks, RCU stalls and lockups; UBSAN
+# ("UBSAN: shift-out-of-bounds in ..."); kmemleak's scan result (at
+# info level the console does not show, so guest/init repeats it at
+# error level after the job); DMA-API debug giving up or seeing a
+# cacheline mapped too often (pr_err, no WARN).
+VM_PROBLEM_RE='Kernel panic|Internal error:|Unable to handle kernel|(BUG|WARNING):|Oops|'
+VM_PROBLEM_RE+='possible circular locking|inconsistent lock state|possible recursive locking|'
+VM_PROBLEM_RE+='blocked for more than|detected stalls|soft lockup|hard LOCKUP|'
+VM_PROBLEM_RE+='UBSAN: |kmemleak: [0-9]+ new suspected memory leaks|'
+VM_PROBLEM_RE+='DMA-API: (debugging out of memory|exceeded [0-9]+ overlapping mappings)'
+
+# vm_problems: the lines of stdin scripts/vm counts as kernel reports.
+vm_problems() {
+	awk -v re="$VM_PROBLEM_RE" '/^\[ *[0-9]+\.[0-9]+\] / && $0 ~ re'
+}
