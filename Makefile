@@ -31,16 +31,17 @@ CHECK_TIMEOUT ?= 900
 
 .DEFAULT_GOAL := help
 .PHONY: help deps kernel kernel-stock $(addprefix kernel-,$(KERNELS)) \
-	$(addprefix kernel-stock-,$(KERNELS)) kernel-sources kselftest tools initramfs dtb \
-	board board-stock vm run check check-host check-guest bench clean distclean
+	$(addprefix kernel-stock-,$(KERNELS)) $(addprefix kernel-debug-,$(KERNELS)) \
+	kernel-debug kernel-sources kselftest tools initramfs dtb \
+	board board-stock vm run check check-host check-guest bench fuzz clean distclean
 
 help: ## this list
 	@echo "Restricted DMA board, kernel series and tools. Targets:"
 	@grep -hE '^[a-z0-9.%-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk -F':.*## ' '{ printf "  make %-16s %s\n", $$1, $$2 }'
 	@printf '  make %-16s %s\n' kernel-VER "one patched kernel, VER one of: $(KERNELS)" \
-		kernel-stock-VER "one stock kernel"
-	@echo "The default kernel is $(KERNEL_DEFAULT); each is in build/kernel/VER/{patched,stock}/."
+		kernel-stock-VER "one stock kernel" kernel-debug-VER "one debug kernel"
+	@echo "The default kernel is $(KERNEL_DEFAULT); each is in build/kernel/VER/{patched,stock,debug}/."
 
 deps: ## install Debian packages (host and arm64) and busybox for the board
 	@scripts/deps
@@ -52,6 +53,9 @@ kernel: deps ## build the patched kernels, 6.12 then 6.1: build/kernel/VER/patch
 kernel-stock: deps ## build both kernels without their series: build/kernel/VER/stock/
 	@for v in $(KERNELS); do scripts/kernel-build --kernel $$v --stock || exit 1; done
 
+kernel-debug: deps ## the 6.12 debug kernel (patched + KASAN, lockdep, ...): build/kernel/6.12/debug/
+	@scripts/kernel-build --kernel $(KERNEL_DEFAULT) --debug
+
 # kernel-VER and kernel-stock-VER: one kernel (make help lists them).
 define kernel_rules
 kernel-$(1): deps
@@ -59,6 +63,9 @@ kernel-$(1): deps
 
 kernel-stock-$(1): deps
 	@scripts/kernel-build --kernel $(1) --stock
+
+kernel-debug-$(1): deps
+	@scripts/kernel-build --kernel $(1) --debug
 endef
 $(foreach v,$(KERNELS),$(eval $(call kernel_rules,$(v))))
 
@@ -106,6 +113,14 @@ bench: tools kernel-sources ## benchmarks (not timed tests): numbers for the iss
 		$(MAKE) --no-print-directory -s -C $$(dirname $$t) bench $(DTCHECK_KSRC) || exit 1; \
 	done
 	@for b in $(wildcard bench/*/run); do BENCH_KERNEL=$(BENCH_KERNEL) $$b || exit 1; done
+
+# The control-file fuzzer's long run, on the debug kernel (make check runs
+# it for 20 s a boot): FUZZ_SECONDS=3600 make fuzz; FUZZ_SEED replays a run.
+FUZZ_SECONDS ?= 600
+fuzz: ## fuzz the test driver's control file on the 6.12 debug kernel (FUZZ_SECONDS, 600)
+	@scripts/vm --debug --timeout $$(( $(FUZZ_SECONDS) + 300 )) -- sh -c \
+		'cd /kselftest/restricted_dma && RDMA_FUZZ_SECONDS=$(FUZZ_SECONDS) \
+		RDMA_FUZZ_SEED=$(FUZZ_SEED) ./fuzz_control'
 
 clean: ## remove build outputs (keeps the kernel trees, ccache and downloads)
 	rm -rf $(BUILD)/host $(BUILD)/board $(BUILD)/vm $(BUILD)/check.log
