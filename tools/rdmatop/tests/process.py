@@ -141,7 +141,7 @@ def test_prom_retry(bin_, env, work):
         err = p.communicate()[1].decode()
     lines = [l for l in err.splitlines() if not l.startswith("rdmatop: fallback mode")]
     ok(p.returncode == 0, "prom: a failed write is not fatal: exit %s" % p.returncode)
-    ok(os.path.exists(path) and "rdma_pool_slots" in open(path).read(),
+    ok(os.path.exists(path) and "restricted_dma_pool_slots" in open(path).read(),
        "prom: written once the directory exists (retried every interval)")
     fails = [l for l in lines if "cannot" in l]
     ok(len(fails) == 1 and "will retry" in fails[0],

@@ -60,6 +60,9 @@ tap_file "" "$tmp/json.tap" $?
 "$UNIT_SAN" --emit-prom "$tmp/sample.prom"
 "$PYTHON" "$TOOLDIR/tests/validate.py" prom "$tmp/sample.prom" > "$tmp/prom.tap" 2>&1
 tap_file "" "$tmp/prom.tap" $?
+# The linter Prometheus itself ships: silent means no lint finding.
+one "prom: promtool check metrics is silent on the sample" \
+	sh -c "out=\$(promtool check metrics < '$tmp/sample.prom' 2>&1) && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
 one "prom: no temporary file left beside the written one" \
 	sh -c "[ \$(ls '$tmp' | grep -c '^sample.prom') = 1 ]"
 
