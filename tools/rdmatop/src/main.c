@@ -300,6 +300,7 @@ int main(int argc, char **argv)
 		return RT_EXIT_SETUP;
 	}
 	model_init(&t.model);
+	t.model.interval = t.opts.delay;
 	if (!t.opts.no_bpf) {
 		t.model.board_slots = board_slots(&t.paths);
 		t.bpf = bpf_open(t.opts.verbose, t.opts.restricted_only, t.opts.self, &t.model,
@@ -335,6 +336,14 @@ int main(int argc, char **argv)
 		}
 		status = run_loop(&t);
 		screen_close(t.screen);
+		/*
+		 * Stopped by a signal (systemd, init, Ctrl-C): the numbers go
+		 * with the process, so that node_exporter does not serve them
+		 * as current; the rules then see that nothing reports.
+		 */
+		if (stop && t.opts.prometheus && unlink(t.opts.prometheus) && errno != ENOENT)
+			fprintf(stderr, "rdmatop: cannot remove %s: %s\n", t.opts.prometheus,
+				strerror(errno));
 	}
 out:
 	bpf_close(t.bpf);

@@ -59,6 +59,8 @@ void model_begin(struct rt_model *m, double now)
 	size_t i;
 
 	m->dt = m->gen ? now - m->now : 0;
+	if (!m->gen)
+		m->started = now;
 	m->now = now;
 	m->gen++;
 	for (i = 0; i < m->npools; i++) {

@@ -103,6 +103,8 @@ struct rt_model {
 	unsigned long gen;		/* interval number, 1 for the first */
 	double now;			/* seconds since the epoch */
 	double dt;			/* seconds since the previous interval */
+	double started;			/* the first interval's start: counters count from it */
+	double interval;		/* the interval asked for (-d); 0: unknown */
 	unsigned int features;		/* enum rt_feature bits available */
 	unsigned int source;		/* enum rdma_source: where DMA API counts come from */
 

@@ -141,7 +141,7 @@ def test_prom_retry(bin_, env, work):
         err = p.communicate()[1].decode()
     lines = [l for l in err.splitlines() if not l.startswith("rdmatop: fallback mode")]
     ok(p.returncode == 0, "prom: a failed write is not fatal: exit %s" % p.returncode)
-    ok(os.path.exists(path) and "rdma_pool_slots" in open(path).read(),
+    ok(os.path.exists(path) and "restricted_dma_pool_slots" in open(path).read(),
        "prom: written once the directory exists (retried every interval)")
     fails = [l for l in lines if "cannot" in l]
     ok(len(fails) == 1 and "will retry" in fails[0],
@@ -150,6 +150,32 @@ def test_prom_retry(bin_, env, work):
        "prom: the recovery reported (%r)" % lines[-1:])
     ok(not [f for f in os.listdir(d) if f != "rdmatop.prom"],
        "prom: no temporary file left")
+
+
+def test_prom_stop(bin_, env, work):
+    """Stopped by SIGTERM (systemd), rdmatop removes its file; -n's end keeps it."""
+    d = os.path.join(work, "textfile-stop")
+    os.mkdir(d)
+    path = os.path.join(d, "restricted_dma.prom")
+    p = subprocess.Popen([bin_, "--no-bpf", "--prometheus", path, "-d", "0.2"],
+                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + 10
+    while not os.path.exists(path) and time.monotonic() < end:
+        time.sleep(0.05)
+    written = os.path.exists(path)
+    p.send_signal(signal.SIGTERM)
+    try:
+        p.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    ok(written and p.returncode == 0 and not os.listdir(d),
+       "prom: SIGTERM removes the file, exit 0 (written %s, exit %s, left %r)" %
+       (written, p.returncode, os.listdir(d)))
+    status = subprocess.run([bin_, "--no-bpf", "--prometheus", path, "-d", "0.2", "-n", "2"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            timeout=10).returncode
+    ok(status == 0 and os.path.exists(path), "prom: after -n COUNT intervals the file stays")
 
 
 def main():
@@ -167,6 +193,7 @@ def main():
     test_keys(bin_, env)
     test_top_keys(bin_, env)
     test_prom_retry(bin_, env, work)
+    test_prom_stop(bin_, env, work)
     return plan()
 
 

@@ -60,8 +60,29 @@ tap_file "" "$tmp/json.tap" $?
 "$UNIT_SAN" --emit-prom "$tmp/sample.prom"
 "$PYTHON" "$TOOLDIR/tests/validate.py" prom "$tmp/sample.prom" > "$tmp/prom.tap" 2>&1
 tap_file "" "$tmp/prom.tap" $?
+# The linter Prometheus itself ships: silent means no lint finding.
+one "prom: promtool check metrics is silent on the sample" \
+	sh -c "out=\$(promtool check metrics < '$tmp/sample.prom' 2>&1) && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
 one "prom: no temporary file left beside the written one" \
 	sh -c "[ \$(ls '$tmp' | grep -c '^sample.prom') = 1 ]"
+
+# The fleet files (fleet/, Documentation/rdmatop-metrics.md): rules and
+# their unit tests, the dashboard, the systemd unit.
+fleet=$TOOLDIR/fleet
+one "fleet: promtool check rules" promtool check rules "$fleet/restricted-dma.rules.yml"
+one "fleet: promtool test rules (firing and not: first sample at 1, resets, stale, missing file)" \
+	promtool test rules "$fleet/restricted-dma.rules.test.yml"
+"$PYTHON" "$TOOLDIR/tests/dashboard.py" "$fleet/restricted-dma.dashboard.json" \
+	"$fleet/restricted-dma.rules.yml" "$TOOLDIR/../../Documentation/rdmatop-metrics.md" \
+	> "$tmp/dashboard.tap" 2>&1
+tap_file "" "$tmp/dashboard.tap" $?
+# systemd-analyze checks the unit's directives and that ExecStart's binary
+# exists: the host binary stands in for the installed one.
+sed "s|/usr/sbin/rdmatop|$BIN|" "$fleet/rdmatop-exporter.service" > "$tmp/rdmatop-exporter.service"
+one "fleet: systemd-analyze verify is silent on rdmatop-exporter.service" \
+	sh -c "out=\$(systemd-analyze verify --man=no '$tmp/rdmatop-exporter.service' 2>&1) && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
+one "fleet: rdmatop-exporter.service is hardened (systemd-analyze security: exposure 2.0 or less)" \
+	systemd-analyze security --offline=true --threshold=20 --no-pager "$tmp/rdmatop-exporter.service"
 
 # The BPF object relocates against every kernel the project builds.
 "$CORE_CHECK" "$BPF_OBJ" $CORE_KERNELS > "$tmp/core.tap" 2>&1

@@ -619,9 +619,9 @@ static void test_exact(void)
 	f = fmemopen(buf, sizeof(buf), "w");
 	prom_render(&m, f);
 	fclose(f);
-	ok(strstr(buf, "\nrdma_info{kernel=\"6.1.192\",dma_api_source=\"fentry\",traced=\"all\","
-		  "debugfs=\"yes\"} 1\n") != NULL,
-	   "prom: rdma_info names the kernel, the DMA API source and what is traced");
+	ok(strstr(buf, "\nrestricted_dma_info{kernel=\"6.1.192\",series=\"yes\",mode=\"full\","
+		  "dma_api_source=\"fentry\",traced=\"all\",debugfs=\"yes\"} 1\n") != NULL,
+	   "prom: restricted_dma_info names the kernel, the DMA API source and what is traced");
 	f = fmemopen(buf, sizeof(buf), "w");
 	out_json(&m, f, "");
 	fclose(f);
@@ -636,11 +636,135 @@ static void test_exact(void)
 	f = fmemopen(buf, sizeof(buf), "w");
 	prom_render(&m, f);
 	fclose(f);
-	ok(strstr(buf, "rdma_device_mapping_size_bytes_bucket{device=\"a003e00.virtio_mmio\","
+	ok(strstr(buf, "restricted_dma_device_mapping_size_bytes_bucket{device=\"a003e00.virtio_mmio\","
 		   "pool=\"blk-pool@70000000\",le=\"4096\"} 1000\n") &&
-	   strstr(buf, "rdma_device_mapping_size_bytes_bucket{device=\"a003e00.virtio_mmio\","
+	   strstr(buf, "restricted_dma_device_mapping_size_bytes_bucket{device=\"a003e00.virtio_mmio\","
 		   "pool=\"blk-pool@70000000\",le=\"2048\"} 0\n"),
 	   "prom: 1000 maps of 4096 bytes are in le=\"4096\", none in le=\"2048\"");
+	model_free(&m);
+}
+
+/* ---- Prometheus: families and their features ---- */
+
+/* @buf's sample @line (a whole line, without its newline) is there. */
+static bool has_line(const char *buf, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = buf;
+
+	while ((p = strstr(p, line))) {
+		if ((p == buf || p[-1] == '\n') && p[n] == '\n')
+			return true;
+		p++;
+	}
+	return false;
+}
+
+static void render(const struct rt_model *m, char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+
+	prom_render(m, f);
+	fclose(f);
+}
+
+static void test_prom_families(void)
+{
+	static char buf[1 << 16];
+	struct rt_model m;
+	struct rt_dev *d;
+	struct rt_pool *p;
+
+	/* One out-of-pool range, seen by the kernel's audit and by rdmatop. */
+	fill_model(&m, RT_F_ALL);
+	m.now = 1796358298.5;
+	m.started = 1796358000.25;
+	m.interval = 15;
+	d = model_find_dev(&m, "a003e00.virtio_mmio");
+	d->cur.oop_kernel = 1;
+	d->cur.oop_check = 1;
+	d->cur.refused = 1;
+	d->cur.inflight_bytes = 40960;
+	d->cur.allocs = 3;
+	d->cur.frees = 2;
+	d->bound = true;
+	render(&m, buf, sizeof(buf));
+	ok(has_line(buf, "restricted_dma_device_out_of_pool_total{device=\"a003e00.virtio_mmio\","
+		    "pool=\"blk-pool@70000000\"} 1"),
+	   "prom: one range seen by both the audit and the check counts once in out_of_pool_total");
+	ok(has_line(buf, "restricted_dma_device_out_of_pool_kernel_total{device=\"a003e00.virtio_mmio\","
+		    "pool=\"blk-pool@70000000\"} 1") &&
+	   has_line(buf, "restricted_dma_device_out_of_pool_check_total{device=\"a003e00.virtio_mmio\","
+		    "pool=\"blk-pool@70000000\"} 1") && !strstr(buf, "\",source=\"kernel\""),
+	   "prom: each source of out-of-pool counts is its own family, no source label");
+	ok(has_line(buf, "restricted_dma_device_refused_total{device=\"a003e00.virtio_mmio\","
+		    "pool=\"blk-pool@70000000\"} 1") &&
+	   has_line(buf, "restricted_dma_device_inflight_bytes{device=\"a003e00.virtio_mmio\","
+		    "pool=\"blk-pool@70000000\"} 40960") &&
+	   has_line(buf, "restricted_dma_device_allocs_total{device=\"a003e00.virtio_mmio\","
+		    "pool=\"blk-pool@70000000\"} 3") &&
+	   has_line(buf, "restricted_dma_device_frees_total{device=\"a003e00.virtio_mmio\","
+		    "pool=\"blk-pool@70000000\"} 2"),
+	   "prom: refused mappings, bytes in flight, coherent allocs and frees");
+	ok(has_line(buf, "restricted_dma_device_restricted{device=\"a003e00.virtio_mmio\","
+		    "pool=\"blk-pool@70000000\"} 1") &&
+	   has_line(buf, "restricted_dma_device_bound{device=\"a003e00.virtio_mmio\","
+		    "pool=\"blk-pool@70000000\"} 1") &&
+	   has_line(buf, "restricted_dma_device_restricted{device=\"a003c00.virtio_mmio\","
+		    "pool=\"none\"} 0") &&
+	   has_line(buf, "restricted_dma_pool_base_address{pool=\"blk-pool@70000000\"} 1879048192") &&
+	   has_line(buf, "restricted_dma_pool_restricted{pool=\"blk-pool@70000000\"} 1"),
+	   "prom: whether a device is restricted and bound, a pool's base (0x70000000)");
+	ok(has_line(buf, "restricted_dma_last_update_timestamp_seconds 1796358298.5") &&
+	   has_line(buf, "restricted_dma_start_time_seconds 1796358000.25") &&
+	   has_line(buf, "restricted_dma_update_interval_seconds 15"),
+	   "prom: when written, when started (counters count from then), how often");
+	ok(has_line(buf, "restricted_dma_feature{feature=\"out_of_pool_kernel\",source=\"kernel_audit\"} 1") &&
+	   has_line(buf, "restricted_dma_feature{feature=\"pool_use\",source=\"debugfs\"} 1") &&
+	   !strstr(buf, "feature=\"?\""),
+	   "prom: restricted_dma_feature lists every feature, 1 when given");
+	model_free(&m);
+
+	/* A stock kernel: no out-of-pool audit event, no debugfs. */
+	fill_model(&m, RT_F_ALL & ~(RT_F_OOP_KERNEL | RT_F_HIWATER));
+	m.no_debugfs = true;
+	m.pools[0].have_used = false;
+	d = model_find_dev(&m, "a003e00.virtio_mmio");
+	d->cur.oop_check = 2;
+	render(&m, buf, sizeof(buf));
+	ok(!strstr(buf, "out_of_pool_kernel_total") && !strstr(buf, "refused_total") &&
+	   has_line(buf, "restricted_dma_device_out_of_pool_total{device=\"a003e00.virtio_mmio\","
+		    "pool=\"blk-pool@70000000\"} 2"),
+	   "prom: without the audit event, no kernel count of 0; out_of_pool_total is the check's");
+	ok(has_line(buf, "restricted_dma_feature{feature=\"out_of_pool_kernel\",source=\"kernel_audit\"} 0") &&
+	   has_line(buf, "restricted_dma_feature{feature=\"pool_use\",source=\"debugfs\"} 0") &&
+	   !strstr(buf, "restricted_dma_pool_used_bytes{") &&
+	   strstr(buf, "series=\"no\"") && strstr(buf, "debugfs=\"no\""),
+	   "prom: without debugfs the pool use is missing and restricted_dma_feature says why");
+	model_free(&m);
+
+	/* No DMA API events (no dma_map_page): the kernel's audit still counts. */
+	fill_model(&m, RT_F_ALL & ~(RT_F_OOP_CHECK | RT_F_DMA_API));
+	d = model_find_dev(&m, "a003e00.virtio_mmio");
+	d->cur.oop_kernel = 4;
+	p = &m.pools[0];
+	p->cur.oop_kernel = 4;
+	render(&m, buf, sizeof(buf));
+	ok(has_line(buf, "restricted_dma_device_out_of_pool_kernel_total{device=\"a003e00.virtio_mmio\","
+		    "pool=\"blk-pool@70000000\"} 4") &&
+	   has_line(buf, "restricted_dma_pool_out_of_pool_total{pool=\"blk-pool@70000000\"} 4") &&
+	   !strstr(buf, "out_of_pool_check_total"),
+	   "prom: without rdmatop's check the kernel's audit counts stay");
+	model_free(&m);
+
+	/* Nothing at all from BPF: the families say nothing, the feature metric says why. */
+	fill_model(&m, 0);
+	render(&m, buf, sizeof(buf));
+	ok(!strstr(buf, "out_of_pool_total") && !strstr(buf, "maps_total") &&
+	   has_line(buf, "restricted_dma_feature{feature=\"bpf\",source=\"bpf\"} 0") &&
+	   has_line(buf, "restricted_dma_fallback_mode 1") &&
+	   !strstr(buf, "restricted_dma_update_interval_seconds"),
+	   "prom: without BPF only the pools' numbers and the features (all 0)");
 	model_free(&m);
 }
 
@@ -665,8 +789,8 @@ static void test_unseen(void)
 	f = fmemopen(buf, sizeof(buf), "w");
 	prom_render(&m, f);
 	fclose(f);
-	ok(strstr(buf, "\nrdma_unmatched_unmaps_total 16\n") &&
-	   strstr(buf, "\nrdma_program_runs_missed_total 3\n"),
+	ok(strstr(buf, "\nrestricted_dma_unmatched_unmaps_total 16\n") &&
+	   strstr(buf, "\nrestricted_dma_program_runs_missed_total 3\n"),
 	   "prom: unmatched unmaps and skipped program runs are counters");
 	view_header(&m, buf, sizeof(buf));
 	ok(strstr(buf, "3 runs missed") != NULL, "view: the header says runs were missed (%s)", buf);
@@ -894,8 +1018,8 @@ static void test_self_cost(void)
 	f = fmemopen(buf, sizeof(buf), "w");
 	prom_render(&m, f);
 	fclose(f);
-	ok(strstr(buf, "\nrdma_program_run_seconds_total 0.04\n") &&
-	   strstr(buf, "\nrdma_program_runs_total 65536\n"), "self: prometheus has them");
+	ok(strstr(buf, "\nrestricted_dma_program_run_seconds_total 0.04\n") &&
+	   strstr(buf, "\nrestricted_dma_program_runs_total 65536\n"), "self: prometheus has them");
 	model_free(&m);
 }
 
@@ -934,7 +1058,7 @@ static void test_memlock(void)
 	f = fmemopen(buf, sizeof(buf), "w");
 	prom_render(&m, f);
 	fclose(f);
-	ok(strstr(buf, "\nrdma_kernel_memory_bytes 3145728\n") != NULL, "prom: kernel memory shown");
+	ok(strstr(buf, "\nrestricted_dma_kernel_memory_bytes 3145728\n") != NULL, "prom: kernel memory shown");
 	model_free(&m);
 }
 
@@ -973,7 +1097,7 @@ static void test_prom_write(void)
 		fclose(f);
 	}
 	buf[len] = '\0';
-	ok(!fails && strstr(buf, "rdma_last_update_timestamp_seconds ") != NULL,
+	ok(!fails && strstr(buf, "restricted_dma_last_update_timestamp_seconds ") != NULL,
 	   "prom: three intervals written, the file whole");
 	ok(fsyncs == 0, "prom: no fsync() per interval (%d in 3 intervals)", fsyncs);
 	unlink(path);
@@ -1148,6 +1272,7 @@ int main(int argc, char **argv)
 	test_slot();
 	test_exact();
 	test_prom_write();
+	test_prom_families();
 	test_unseen();
 	test_memlock();
 	test_restricted_only();

@@ -69,24 +69,26 @@ def check_prom(path):
         ok(False, "prom: prometheus_client parses the file (%s)" % e)
         return
     ok(len(fams) > 10, "prom: prometheus_client parses the file (%d families)" % len(fams))
-    ok(all(f.name.startswith("rdma_") for f in fams), "prom: every name starts with rdma_")
+    ok(all(f.name.startswith("restricted_dma_") for f in fams),
+       "prom: every name starts with restricted_dma_ (rdma_ is RDMA's)")
     # prometheus_client strips _total from counter family names
     counters = [f for f in fams if f.type == "counter"]
     ok(counters and all(s.name.endswith("_total") for f in counters for s in f.samples),
        "prom: counter samples end in _total")
     by = {f.name: f for f in fams}
-    used = by.get("rdma_pool_used_bytes")
+    used = by.get("restricted_dma_pool_used_bytes")
     ok(used is not None and used.samples[0].labels == {"pool": "blk-pool@70000000"} and
-       used.samples[0].value == 32768, "prom: rdma_pool_used_bytes with its pool label")
-    maps = by.get("rdma_device_maps")
+       used.samples[0].value == 32768, "prom: restricted_dma_pool_used_bytes with its pool label")
+    maps = by.get("restricted_dma_device_maps")
     ok(maps is not None and any(s.labels.get("device") == 'odd"name\\x' for s in maps.samples),
        "prom: label values with quotes and backslashes are escaped")
-    hist = by.get("rdma_device_mapping_size_bytes")
+    hist = by.get("restricted_dma_device_mapping_size_bytes")
     ok(hist is not None and hist.type == "histogram" and
        any(s.name.endswith("_bucket") and s.labels.get("le") == "+Inf" for s in hist.samples),
        "prom: mapping sizes as a histogram with +Inf")
     gauges = [f.name for f in fams if f.type in ("gauge", "histogram")]
-    ok(all(name.endswith(("_bytes", "_seconds", "_slots", "_mappings", "_mode", "_info"))
+    ok(all(name.endswith(("_bytes", "_seconds", "_slots", "_mappings", "_mode", "_info",
+                                "_feature", "_address", "_restricted", "_bound"))
            for name in gauges), "prom: gauge and histogram names end in their unit")
 
 
