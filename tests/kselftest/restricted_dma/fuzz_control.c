@@ -53,7 +53,6 @@ static const char *const words[] = {
 struct fuzz {
 	uint64_t state;			/* xorshift64* */
 	uint64_t base, end;		/* the pool */
-	const char *dev;
 	struct rdma_ctl ctl;
 	unsigned long cmds, mapped, refused;
 	char bad[CMD_MAX + RDMA_RESULT_LEN + 64];	/* the first unexpected result */
@@ -281,7 +280,6 @@ int main(void)
 		f[i].state = seed + 0x9e3779b97f4a7c15ULL * (i + 1);
 		f[i].base = t.base;
 		f[i].end = t.end;
-		f[i].dev = t.dev->name;
 		if (rdma_ctl_open(&f[i].ctl, t.dev->name))
 			ksft_exit_fail_msg("cannot open a second control handle\n");
 	}
