@@ -85,9 +85,10 @@ tools: deps kernel-6.1 ## build the tools: host binaries in build/host/bin, boar
 initramfs: tools kselftest ## pack the board's initramfs: build/board/initramfs.cpio
 	@scripts/initramfs $(BOARD_DIR)/initramfs.cpio
 
-dtb: deps ## build the board's device tree: build/board/board.dtb
+dtb: deps ## build the boards' device trees: build/board/board.dtb, build/board/zoo.dtb
 	@mkdir -p $(BOARD_DIR)
 	@scripts/board-dtb $(BOARD_DIR)/board.dtb
+	@scripts/board-dtb $(BOARD_DIR)/zoo.dtb zoo
 
 board: kernel initramfs dtb ## everything scripts/vm boots (patched kernels)
 

@@ -332,6 +332,47 @@ int rdma_sysfs_device(const char *devname, char *path, size_t len)
 	return -ENOENT;
 }
 
+int rdma_device_class(const char *devname, const char *cls, char *name, size_t len)
+{
+	char dev[PATH_MAX], dir[64], link[PATH_MAX], path[PATH_MAX];
+	size_t n;
+	struct dirent *e;
+	int ret = -ENOENT;
+	DIR *d;
+
+	if (rdma_sysfs_device(devname, dev, sizeof(dev)))
+		return -ENOENT;
+	n = strlen(dev);
+	/*
+	 * Match by place rather than walk the device's subtree: a class
+	 * device sits in a "block" or "net" directory only when its parent
+	 * is not a class device itself (nvme0n1 hangs off nvme0 directly).
+	 */
+	if (rdma_fmt(dir, sizeof(dir), "/sys/class/%s", cls))
+		return -ENAMETOOLONG;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while (ret && (e = readdir(d))) {
+		if (e->d_name[0] == '.' ||
+		    rdma_fmt(link, sizeof(link), "%s/%s", dir, e->d_name) ||
+		    !realpath(link, path))
+			continue;
+		if (!strncmp(path, dev, n) && path[n] == '/')
+			ret = rdma_fmt(name, len, "%s", e->d_name);
+	}
+	closedir(d);
+	return ret;
+}
+
+static bool is_pci_device(const char *dev)
+{
+	char link[PATH_MAX + 16], bus[PATH_MAX];
+
+	rdma_fmt(link, sizeof(link), "%s/subsystem", dev);
+	return realpath(link, bus) && !strcmp(bus, "/sys/bus/pci");
+}
+
 int rdma_dt_device_pool(const char *devname, char *pool, size_t len)
 {
 	char dev[PATH_MAX], link[PATH_MAX + 8], node[PATH_MAX];
@@ -339,14 +380,19 @@ int rdma_dt_device_pool(const char *devname, char *pool, size_t len)
 	pool[0] = '\0';
 	if (rdma_sysfs_device(devname, dev, sizeof(dev)))
 		return -ENOENT;
-	/* Walk up to the first device with a DT node, then stop there. */
+	/*
+	 * Walk up to the first device with a DT node, then stop there; but a
+	 * PCI function's own node that names no pool falls back to the host
+	 * bridge's, as of_dma_set_restricted_buffer() does.
+	 */
 	while (strcmp(dev, "/sys/devices") && strchr(dev, '/')) {
 		rdma_fmt(link, sizeof(link), "%s/of_node", dev);
 		if (!access(link, F_OK)) {
 			if (!realpath(link, node))
 				return -errno;
 			dt_node_pool(node, pool, len);
-			return 0;
+			if (pool[0] || !is_pci_device(dev))
+				return 0;
 		}
 		*strrchr(dev, '/') = '\0';
 	}

@@ -77,7 +77,8 @@ int rdma_dt_pool_size(const char *pool, uint64_t *size);
 /*
  * The restricted pool the device tree gives the device: its own node's
  * memory-region, else the nearest ancestor's with a node (the PCI host
- * bridge, as of_dma_configure() does for PCI). Fills pool ("" when
+ * bridge, as of_dma_configure() does for PCI; a PCI function's own node
+ * without one falls back to it too). Fills pool ("" when
  * none); -ENOENT when the device does not exist.
  */
 int rdma_dt_device_pool(const char *devname, char *pool, size_t len);
@@ -92,6 +93,14 @@ int rdma_sysfs_device(const char *devname, char *path, size_t len);
  */
 int rdma_bind_driver(const char *devname, const char *driver);
 void rdma_unbind_driver(const char *devname, const char *driver);
+
+/*
+ * A device of class CLS ("block", "net") anywhere below the device in
+ * sysfs: the disk of a storage controller (however deep its bus puts it:
+ * nvme, ata, usb, mmc) or a NIC's interface. Fills name (no /dev/);
+ * -ENOENT when the device has none (yet: USB and SD cards appear late).
+ */
+int rdma_device_class(const char *devname, const char *cls, char *name, size_t len);
 
 /* The /dev node of the virtio block disk on that transport device. */
 int rdma_block_device(const char *devname, char *dev, size_t len);

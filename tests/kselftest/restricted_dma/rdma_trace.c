@@ -90,22 +90,76 @@ int rdma_trace_check_fields(const char *event, const char *want, char *why, size
 	return ret;
 }
 
-long rdma_trace_count(const char *trace, const char *name, const char *const *needles)
+long long rdma_trace_sum(const char *trace, const char *name, const char *const *needles,
+			 const char *field, unsigned int unit)
 {
-	char tag[RDMA_NAME_LEN];
+	char tag[RDMA_NAME_LEN], key[RDMA_NAME_LEN];
 	const char *line = trace;
-	long n = 0;
+	long long n = 0;
 
 	rdma_fmt(tag, sizeof(tag), " %s: ", name);
+	if (field)
+		rdma_fmt(key, sizeof(key), " %s=", field);
 	while (line && *line) {
-		const char *eol = strchrnul(line, '\n');
+		const char *eol = strchrnul(line, '\n'), *v;
 		size_t len = eol - line;
 		bool match = memmem(line, len, tag, strlen(tag));
 
 		for (int i = 0; match && needles && needles[i]; i++)
 			match = memmem(line, len, needles[i], strlen(needles[i]));
-		n += match;
+		if (match && !field) {
+			n++;
+		} else if (match) {
+			v = memmem(line, len, key, strlen(key));
+			if (!v)
+				return -1;
+			n += (strtoull(v + strlen(key), NULL, 10) + unit - 1) / unit;
+		}
 		line = *eol ? eol + 1 : NULL;
 	}
 	return n;
+}
+
+long rdma_trace_count(const char *trace, const char *name, const char *const *needles)
+{
+	return rdma_trace_sum(trace, name, needles, NULL, 1);
+}
+
+int rdma_trace_buffer_kb(unsigned int kb, unsigned int *old)
+{
+	char val[16], *cur;
+
+	if (old) {
+		/* "7 (expanded: 1408)" until the first trace: the number comes first */
+		cur = rdma_read_file(TRACEFS "/buffer_size_kb", NULL);
+		if (!cur)
+			return -errno;
+		*old = (unsigned int)strtoul(cur, NULL, 10);
+		free(cur);
+	}
+	rdma_fmt(val, sizeof(val), "%u", kb);
+	return rdma_write_str(TRACEFS "/buffer_size_kb", val);
+}
+
+long rdma_trace_lost(void)
+{
+	char path[PATH_MAX];
+	long lost = 0;
+	int cpu;
+
+	for (cpu = 0;; cpu++) {
+		char *stats, *p;
+
+		rdma_fmt(path, sizeof(path), TRACEFS "/per_cpu/cpu%d/stats", cpu);
+		stats = rdma_read_file(path, NULL);
+		if (!stats)
+			break;
+		p = strstr(stats, "overrun: ");
+		if (p)
+			lost += strtol(p + 9, NULL, 10);
+		free(stats);
+		if (!p)
+			return -1;
+	}
+	return cpu ? lost : -1;
 }

@@ -25,4 +25,18 @@ int rdma_trace_check_fields(const char *event, const char *want, char *why, size
  */
 long rdma_trace_count(const char *trace, const char *name, const char *const *needles);
 
+/*
+ * The sum, over the same lines, of the decimal value of " FIELD=" each
+ * rounded up to a multiple of unit and divided by it (unit 2048 turns
+ * size= into slots); -1 when a matching line lacks the field.
+ */
+long long rdma_trace_sum(const char *trace, const char *name, const char *const *needles,
+			 const char *field, unsigned int unit);
+
+/* Set the per-CPU trace buffer size in KiB, *old (if not NULL) the one before; 0 or -errno. */
+int rdma_trace_buffer_kb(unsigned int kb, unsigned int *old);
+
+/* Events the trace buffers lost (overrun, summed over CPUs); -1 when unreadable. */
+long rdma_trace_lost(void);
+
 #endif /* RDMA_TRACE_H */
