@@ -32,10 +32,11 @@
 
 #include "../kselftest.h"
 #include "rdma_board.h"
+#include "rdma_pattern.h"
 #include "rdma_stats.h"
 #include "rdma_trace.h"
 
-#define SECTOR		512
+#define SECTOR		RDMA_SECTOR
 #define REGION		(16u << 20)	/* the part of each 64 MiB disk used */
 #define PHASE_BYTES	(512u << 10)	/* bytes written per size, mode, order */
 #define APPEAR_SECS	30		/* USB and SD disks show up late */
@@ -61,31 +62,6 @@ struct disk_run {
 	char why[256];
 };
 
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-/* A sector's contents for the write that set it; generation 0 is the zeroed new disk. */
-static void sector_fill(uint8_t *p, uint64_t sector, uint32_t gen)
-{
-	uint64_t *q = (uint64_t *)p;
-
-	for (int i = 0; i < SECTOR / 8; i++)
-		q[i] = gen ? mix(sector << 32 | (uint64_t)gen << 6 | i) : 0;
-}
-
-/* FNV-1a over a buffer, continuing from h. */
-static uint64_t fnv(uint64_t h, const uint8_t *p, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 0x100000001b3ULL;
-	return h;
-}
-
 static int io_error(struct disk_run *r, const char *what, uint64_t off, size_t len, ssize_t n)
 {
 	snprintf(r->why, sizeof(r->why), "%s of %zu bytes at %llu: %s", what, len,
@@ -101,7 +77,7 @@ static int verify(struct disk_run *r, const uint8_t *p, uint64_t off, size_t len
 	for (size_t done = 0; done < len; done += SECTOR) {
 		uint64_t s = (off + done) / SECTOR;
 
-		sector_fill(want, s, r->gen[s]);
+		rdma_sector_fill(want, s, r->gen[s]);
 		if (memcmp(want, p + done, SECTOR)) {
 			snprintf(r->why, sizeof(r->why),
 				 "sector %llu (generation %u) reads back wrong",
@@ -129,12 +105,12 @@ static int phase(struct disk_run *r, unsigned int size, bool direct, bool random
 	offs = calloc(window, sizeof(*offs));
 	if (!offs)
 		return -1;
-	base = (mix(r->seed++) % ((REGION - (uint64_t)window * size) / size + 1)) * size;
+	base = (rdma_mix64(r->seed++) % ((REGION - (uint64_t)window * size) / size + 1)) * size;
 	for (unsigned int i = 0; i < window; i++)
 		offs[i] = base + (uint64_t)i * size;
 	if (random)	/* the first n of a shuffle: distinct slots */
 		for (unsigned int i = 0; i < n; i++) {
-			unsigned int j = i + mix(r->seed++) % (window - i);
+			unsigned int j = i + rdma_mix64(r->seed++) % (window - i);
 			uint64_t t = offs[i];
 
 			offs[i] = offs[j];
@@ -147,14 +123,14 @@ static int phase(struct disk_run *r, unsigned int size, bool direct, bool random
 
 		for (unsigned int s = 0; s < size / SECTOR; s++) {
 			r->gen[offs[i] / SECTOR + s] = g;
-			sector_fill(p + s * SECTOR, offs[i] / SECTOR + s, g);
+			rdma_sector_fill(p + s * SECTOR, offs[i] / SECTOR + s, g);
 		}
 		w = pwrite(fd, p, size, offs[i]);
 		if (w != (ssize_t)size) {
 			io_error(r, "write", offs[i], size, w);
 			goto out;
 		}
-		r->sum_written = fnv(r->sum_written, p, size);
+		r->sum_written = rdma_fnv(r->sum_written, p, size);
 		r->written += size;
 		r->ops++;
 	}
@@ -174,7 +150,7 @@ static int phase(struct disk_run *r, unsigned int size, bool direct, bool random
 		}
 		if (verify(r, p, offs[i], size))
 			goto out;
-		r->sum_read = fnv(r->sum_read, p, size);
+		r->sum_read = rdma_fnv(r->sum_read, p, size);
 		r->read += size;
 		r->ops++;
 	}
@@ -238,8 +214,8 @@ static void check_disk(const struct rdma_device *d, uint64_t seed)
 {
 	struct rdma_stats before, after;
 	struct disk_run r = { .fd_direct = -1, .fd_buffered = -1, .seed = seed,
-			      .sum_written = 0xcbf29ce484222325ULL,
-			      .sum_read = 0xcbf29ce484222325ULL };
+			      .sum_written = RDMA_FNV_START,
+			      .sum_read = RDMA_FNV_START };
 	uint64_t used0, used, to_dev, from_dev, pool_maps;
 	char disk[64], *trace;
 	struct timespec t0, t1;
@@ -277,8 +253,9 @@ static void check_disk(const struct rdma_device *d, uint64_t seed)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ok = !workload(&r, disk);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	rdma_trace_stop_events(events, NEVENTS);
 	sync();
+	rdma_stats_read(d->pool, &after);	/* while tracing: every counted map traced */
+	rdma_trace_stop_events(events, NEVENTS);
 	ksft_test_result(ok && r.sum_written == r.sum_read,
 			 "device %s: data intact: %llu KiB written, %llu KiB read in %llu ops, checksums %016llx %016llx (%.1f s)%s%s\n",
 			 d->name, (unsigned long long)r.written >> 10,
@@ -287,7 +264,6 @@ static void check_disk(const struct rdma_device *d, uint64_t seed)
 			 (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
 			 ok ? "" : ": ", r.why);
 
-	rdma_stats_read(d->pool, &after);
 	to_dev = rdma_stat_delta(&before, &after, "bytes_to_device");
 	from_dev = rdma_stat_delta(&before, &after, "bytes_from_device");
 	ksft_test_result(to_dev != UINT64_MAX && from_dev != UINT64_MAX &&

@@ -39,6 +39,7 @@
 
 #include "../kselftest.h"
 #include "rdma_board.h"
+#include "rdma_pattern.h"
 #include "rdma_stats.h"
 #include "rdma_trace.h"
 
@@ -76,19 +77,6 @@ struct side_result {
 	char why[160];
 };
 
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-static uint8_t stream_byte(uint64_t seed, uint64_t pos)
-{
-	return (uint8_t)(mix(seed ^ (pos >> 3) << 8) >> ((pos & 7) * 8));
-}
-
 static void timeouts(int fd, int secs)
 {
 	struct timeval tv = { .tv_sec = secs };
@@ -112,7 +100,7 @@ static int stream_send(int fd, uint64_t seed, struct side_result *r)
 		ssize_t w;
 
 		for (size_t i = 0; i < n; i++)
-			buf[i] = stream_byte(seed, pos + i);
+			buf[i] = rdma_stream_byte(seed, pos + i);
 		for (size_t off = 0; off < n; off += w) {
 			w = send(fd, buf + off, n - off, MSG_NOSIGNAL);
 			if (w <= 0) {
@@ -140,7 +128,7 @@ static int stream_recv(int fd, uint64_t seed, struct side_result *r)
 			return -1;
 		}
 		for (ssize_t i = 0; i < got; i++)
-			if (buf[i] != stream_byte(seed, r->stream_ok + i)) {
+			if (buf[i] != rdma_stream_byte(seed, r->stream_ok + i)) {
 				r->stream_bad = r->stream_ok + i + 1;
 				snprintf(r->why, sizeof(r->why), "stream byte %llu damaged",
 					 (unsigned long long)(r->stream_ok + i));
@@ -157,7 +145,7 @@ static void dgram_fill(uint8_t *p, uint32_t seq)
 
 	memcpy(p, h, sizeof(h));
 	for (int i = 8; i < DGRAM; i++)
-		p[i] = stream_byte(seq, i);
+		p[i] = rdma_stream_byte(seq, i);
 }
 
 static int flood_send(const char *to, int port, struct side_result *r)
@@ -424,6 +412,24 @@ static void pools_read(struct nic *nics, struct rdma_stats *st)
 			st[i].n = 0;	/* every rdma_stat() of it: UINT64_MAX */
 }
 
+/* Wait until the pool's map count holds still for a second; its stats then. */
+static int pool_quiet(const char *pool, struct rdma_stats *st)
+{
+	uint64_t last = UINT64_MAX;
+	int still = 0;
+
+	for (int i = 0; i < LINK_SECS * 5; i++) {
+		if (rdma_stats_read(pool, st))
+			return -1;
+		still = rdma_stat(st, "maps") == last ? still + 1 : 0;
+		if (still == 5)
+			return 0;
+		last = rdma_stat(st, "maps");
+		usleep(200 * 1000);
+	}
+	return -1;
+}
+
 /* The pool's counters went full circle between two unbound states. */
 static bool pool_whole(const struct rdma_stats *a, const struct rdma_stats *b)
 {
@@ -473,11 +479,17 @@ int main(void)
 		ksft_print_msg("NIC %s: %s, interface %s, pool %s\n", nics[i].dev->name,
 			       nics[i].driver, nics[i].ifname, nics[i].dev->pool);
 
+	/*
+	 * Freshly bound drivers may still be filling their receive rings:
+	 * trace and count from when the pools are quiet.
+	 */
 	for (int i = 0; i < 2; i++)
-		if (rdma_stats_read(nics[i].dev->pool, &before[i]))
-			ksft_exit_fail_msg("pool %s: no statistics\n", nics[i].dev->pool);
+		if (pool_quiet(nics[i].dev->pool, &before[i]))
+			ksft_exit_fail_msg("pool %s: no statistics, or never quiet\n",
+					   nics[i].dev->pool);
 	if (rdma_trace_buffer_kb(TRACE_KB, &trace_kb) || rdma_trace_start_events(events, 2))
 		ksft_exit_fail_msg("cannot trace the swiotlb events\n");
+	pools_read(nics, before);
 
 	if (pipe2(p2c, O_CLOEXEC) || pipe2(c2p, O_CLOEXEC))
 		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
@@ -531,6 +543,9 @@ collect:
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	if_down(nics[0].ifname);
+	/* Both NICs down: count once the pools are quiet, then stop tracing. */
+	for (int i = 0; i < 2; i++)
+		pool_quiet(nics[i].dev->pool, &after[i]);
 	rdma_trace_stop_events(events, 2);
 
 	ksft_test_result(near.setup_ok && far.setup_ok,
@@ -547,7 +562,6 @@ collect:
 			 DGRAM, far.dgrams, near.sent, nics[0].ifname, nics[1].ifname, near.dgrams,
 			 far.sent, far.dgrams_bad, near.dgrams_bad);
 
-	pools_read(nics, after);
 	trace = rdma_trace_read();
 	lost = rdma_trace_lost();
 	for (int i = 0; i < 2; i++) {
