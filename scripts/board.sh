@@ -9,12 +9,9 @@
 
 BOARDS=(default zoo)
 
+# board_ok NAME: NAME is one of BOARDS (scripts/lib.sh is sourced first).
 board_ok() {
-	local b
-	for b in "${BOARDS[@]}"; do
-		[ "$b" = "${1:-}" ] && return 0
-	done
-	return 1
+	one_of "${1:-}" "${BOARDS[@]}"
 }
 
 # Where a board's overlays and layout live: board/ for the default one,

@@ -10,13 +10,19 @@ die() { printf 'error: %s\n' "$*" >&2; exit 2; }
 KERNEL_VERSIONS=(6.12 6.1)
 KERNEL_DEFAULT=${KERNEL_VERSIONS[0]}
 
-# kernel_version_ok VER: VER is one of KERNEL_VERSIONS.
-kernel_version_ok() {
-	local v
-	for v in "${KERNEL_VERSIONS[@]}"; do
-		[ "$v" = "${1:-}" ] && return 0
+# one_of WORD CHOICE...: WORD is one of the CHOICEs.
+one_of() {
+	local w=$1 c
+	shift
+	for c; do
+		[ "$c" = "$w" ] && return 0
 	done
 	return 1
+}
+
+# kernel_version_ok VER: VER is one of KERNEL_VERSIONS.
+kernel_version_ok() {
+	one_of "${1:-}" "${KERNEL_VERSIONS[@]}"
 }
 
 # kdir VER FLAVOUR: a kernel flavour's directory (FLAVOUR patched or
