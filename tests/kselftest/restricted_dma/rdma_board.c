@@ -373,6 +373,18 @@ static bool is_pci_device(const char *dev)
 	return realpath(link, bus) && !strcmp(bus, "/sys/bus/pci");
 }
 
+int rdma_device_class_wait(const char *devname, const char *cls, char *name, size_t len,
+			   int secs)
+{
+	for (int i = 0;; i++) {
+		int ret = rdma_device_class(devname, cls, name, len);
+
+		if (!ret || i >= secs * 10)
+			return ret;
+		usleep(100 * 1000);
+	}
+}
+
 int rdma_dt_device_pool(const char *devname, char *pool, size_t len)
 {
 	char dev[PATH_MAX], link[PATH_MAX + 8], node[PATH_MAX];

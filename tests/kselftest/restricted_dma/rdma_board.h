@@ -102,6 +102,10 @@ void rdma_unbind_driver(const char *devname, const char *driver);
  */
 int rdma_device_class(const char *devname, const char *cls, char *name, size_t len);
 
+/* rdma_device_class(), waiting up to secs for the device to appear. */
+int rdma_device_class_wait(const char *devname, const char *cls, char *name, size_t len,
+			   int secs);
+
 /* The /dev node of the virtio block disk on that transport device. */
 int rdma_block_device(const char *devname, char *dev, size_t len);
 

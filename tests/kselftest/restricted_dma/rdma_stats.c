@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rdma_board.h"
 #include "rdma_stats.h"
@@ -101,4 +102,16 @@ uint64_t rdma_stat_delta(const struct rdma_stats *before,
 	if (rdma_stats_get(before, key, &b) || rdma_stats_get(after, key, &a))
 		return UINT64_MAX;
 	return a - b;
+}
+
+int rdma_pool_wait_used(const char *pool, uint64_t want, int secs, uint64_t *used)
+{
+	for (int i = 0; i <= secs * 10; i++) {
+		if (rdma_pool_u64(pool, "io_tlb_used", used))
+			return -1;
+		if (*used == want)
+			return 0;
+		usleep(100 * 1000);
+	}
+	return -1;
 }

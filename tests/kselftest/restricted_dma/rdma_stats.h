@@ -42,4 +42,10 @@ uint64_t rdma_stat(const struct rdma_stats *s, const char *key);
 uint64_t rdma_stat_delta(const struct rdma_stats *before,
 			 const struct rdma_stats *after, const char *key);
 
+/*
+ * Wait up to secs for the pool's io_tlb_used to be want; 0, or -1 when it
+ * is not (or unreadable). *used: the last value read.
+ */
+int rdma_pool_wait_used(const char *pool, uint64_t want, int secs, uint64_t *used);
+
 #endif /* RDMA_STATS_H */

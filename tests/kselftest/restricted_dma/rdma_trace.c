@@ -125,6 +125,12 @@ long rdma_trace_count(const char *trace, const char *name, const char *const *ne
 	return rdma_trace_sum(trace, name, needles, NULL, 1);
 }
 
+long long rdma_trace_kept_slots(const char *trace, const char *const *needles)
+{
+	return rdma_trace_sum(trace, "swiotlb_alloc", needles, "size", RDMA_SLOT_SIZE) -
+	       rdma_trace_sum(trace, "swiotlb_free", needles, "size", RDMA_SLOT_SIZE);
+}
+
 int rdma_trace_buffer_kb(unsigned int kb, unsigned int *old)
 {
 	char val[16], *cur;

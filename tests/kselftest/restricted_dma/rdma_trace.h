@@ -33,6 +33,12 @@ long rdma_trace_count(const char *trace, const char *name, const char *const *ne
 long long rdma_trace_sum(const char *trace, const char *name, const char *const *needles,
 			 const char *field, unsigned int unit);
 
+/*
+ * Slots of coherent memory allocated and not freed in the trace, over
+ * the swiotlb_alloc and swiotlb_free lines with every needle.
+ */
+long long rdma_trace_kept_slots(const char *trace, const char *const *needles);
+
 /* Set the per-CPU trace buffer size in KiB, *old (if not NULL) the one before; 0 or -errno. */
 int rdma_trace_buffer_kb(unsigned int kb, unsigned int *old);
 

@@ -198,18 +198,6 @@ out:
 	return ret;
 }
 
-static int wait_used(const char *pool, uint64_t want, uint64_t *used)
-{
-	for (int i = 0; i < SETTLE_SECS * 10; i++) {
-		if (rdma_pool_u64(pool, "io_tlb_used", used))
-			return -1;
-		if (*used == want)
-			return 0;
-		usleep(100 * 1000);
-	}
-	return -1;
-}
-
 static void check_disk(const struct rdma_device *d, uint64_t seed)
 {
 	struct rdma_stats before, after;
@@ -224,15 +212,12 @@ static void check_disk(const struct rdma_device *d, uint64_t seed)
 	bool settled;
 	int ok;
 
-	for (int i = 0; rdma_device_class(d->name, "block", disk, sizeof(disk)); i++) {
-		if (i == APPEAR_SECS * 10) {
-			ksft_test_result_fail("device %s: has a disk (none after %d s)\n",
-					      d->name, APPEAR_SECS);
-			for (int j = 1; j < NTESTS_PER_DISK; j++)
-				ksft_test_result_skip("device %s: no disk\n", d->name);
-			return;
-		}
-		usleep(100 * 1000);
+	if (rdma_device_class_wait(d->name, "block", disk, sizeof(disk), APPEAR_SECS)) {
+		ksft_test_result_fail("device %s: has a disk (none after %d s)\n", d->name,
+				      APPEAR_SECS);
+		for (int j = 1; j < NTESTS_PER_DISK; j++)
+			ksft_test_result_skip("device %s: no disk\n", d->name);
+		return;
 	}
 	ksft_print_msg("device %s: disk /dev/%s, pool %s\n", d->name, disk, d->pool);
 	r.gen = calloc(REGION / SECTOR, sizeof(*r.gen));
@@ -283,8 +268,7 @@ static void check_disk(const struct rdma_device *d, uint64_t seed)
 		snprintf(pool, sizeof(pool), " pool=%s ", d->pool);
 		maps = trace ? rdma_trace_count(trace, "swiotlb_map", in_pool) : -1;
 		oop = trace ? rdma_trace_count(trace, "swiotlb_out_of_pool", any) : -1;
-		kept = trace ? rdma_trace_sum(trace, "swiotlb_alloc", in_pool, "size", RDMA_SLOT_SIZE) -
-			       rdma_trace_sum(trace, "swiotlb_free", in_pool, "size", RDMA_SLOT_SIZE) : 0;
+		kept = trace ? rdma_trace_kept_slots(trace, in_pool) : 0;
 	}
 	free(trace);
 	pool_maps = rdma_stat_delta(&before, &after, "maps");
@@ -295,7 +279,7 @@ static void check_disk(const struct rdma_device *d, uint64_t seed)
 			 "device %s: no out-of-pool DMA (audit counter +%llu, %ld events)\n",
 			 d->name,
 			 (unsigned long long)rdma_stat_delta(&before, &after, "out_of_pool"), oop);
-	settled = !wait_used(d->pool, used0 + kept, &used);
+	settled = !rdma_pool_wait_used(d->pool, used0 + kept, SETTLE_SECS, &used);
 	rdma_stats_read(d->pool, &after);
 	ksft_test_result(settled && rdma_stat_delta(&before, &after, "maps") ==
 				    rdma_stat_delta(&before, &after, "unmaps"),

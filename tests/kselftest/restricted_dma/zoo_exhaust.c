@@ -228,11 +228,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < ndisks; i++) {
 		char name[RDMA_NAME_LEN];
 
-		for (int t = 0; rdma_device_class(disks[i].dev->name, "block", name, sizeof(name)); t++) {
-			if (t == 300)
-				ksft_exit_fail_msg("device %s has no disk\n", disks[i].dev->name);
-			usleep(100 * 1000);
-		}
+		if (rdma_device_class_wait(disks[i].dev->name, "block", name, sizeof(name), 30))
+			ksft_exit_fail_msg("device %s has no disk\n", disks[i].dev->name);
 		rdma_fmt(disks[i].path, sizeof(disks[i].path), "/dev/%s", name);
 		disks[i].fd = open(disks[i].path, O_RDWR | O_DIRECT);
 		if (disks[i].fd < 0)
@@ -260,7 +257,7 @@ int main(int argc, char **argv)
 		const char *in_pool[] = { pool, NULL };
 		uint64_t failures, used = 0;
 		long long traced, kept;
-		bool settled = false;
+		bool settled;
 
 		rdma_fmt(pool, sizeof(pool), " pool=%s ", name);
 		rdma_stats_read(name, &after[p]);
@@ -271,14 +268,8 @@ int main(int argc, char **argv)
 				 "pool %s ran dry: %llu mapping failures counted, %lld traced\n",
 				 name, (unsigned long long)failures, traced);
 
-		kept = trace ? rdma_trace_sum(trace, "swiotlb_alloc", in_pool, "size", RDMA_SLOT_SIZE) -
-			       rdma_trace_sum(trace, "swiotlb_free", in_pool, "size", RDMA_SLOT_SIZE) : 0;
-		for (int i = 0; i < SETTLE_SECS * 10 && !settled; i++) {
-			settled = !rdma_pool_u64(name, "io_tlb_used", &used) &&
-				  used == used0[p] + kept;
-			if (!settled)
-				usleep(100 * 1000);
-		}
+		kept = trace ? rdma_trace_kept_slots(trace, in_pool) : 0;
+		settled = !rdma_pool_wait_used(name, used0[p] + kept, SETTLE_SECS, &used);
 		rdma_stats_read(name, &after[p]);
 		ksft_test_result(settled && rdma_stat_delta(&before[p], &after[p], "maps") ==
 					    rdma_stat_delta(&before[p], &after[p], "unmaps"),

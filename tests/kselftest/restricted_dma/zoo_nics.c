@@ -396,12 +396,9 @@ static int pci_bind(const struct nic *n, bool bind)
 static int find_ifnames(struct nic *nics)
 {
 	for (int i = 0; i < 2; i++)
-		for (int t = 0; rdma_device_class(nics[i].dev->name, "net", nics[i].ifname,
-						  sizeof(nics[i].ifname)); t++) {
-			if (t == LINK_SECS * 10)
-				return -1;
-			usleep(100 * 1000);
-		}
+		if (rdma_device_class_wait(nics[i].dev->name, "net", nics[i].ifname,
+					   sizeof(nics[i].ifname), LINK_SECS))
+			return -1;
 	return 0;
 }
 
