@@ -116,6 +116,12 @@ char *rdma_kernel_log(void);
 void rdma_fill_random(void *buf, size_t len, uint64_t seed);
 
 /*
+ * A pool smaller than this was shrunk by an overlay (zoo-exhaust.dtso) so
+ * that the zoo tests' load cannot fit: the tests then expect it to run dry.
+ */
+#define RDMA_SHRUNK_POOL	(2u << 20)
+
+/*
  * The first test-role device of the layout whose pool size is (odd ==
  * false) or is not (odd == true) a whole number of 256 KiB segments;
  * NULL when there is none.

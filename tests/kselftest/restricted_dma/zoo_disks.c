@@ -50,7 +50,7 @@ static const char *const events[] = {
 	"swiotlb/swiotlb_map", "swiotlb/swiotlb_out_of_pool",
 	"swiotlb/swiotlb_alloc", "swiotlb/swiotlb_free",
 };
-#define NEVENTS	(int)(sizeof(events) / sizeof(events[0]))
+#define NEVENTS		((int)ARRAY_SIZE(events))
 
 struct disk_run {
 	int fd_direct, fd_buffered;

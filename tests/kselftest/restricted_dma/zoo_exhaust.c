@@ -40,7 +40,6 @@
 #define THREADS		4		/* per disk */
 #define OPS		2		/* write + read pairs per thread */
 #define IO_SIZE		(1u << 20)
-#define SMALL_POOL	(2u << 20)
 #define LOAD_SECS	45		/* a disk's load (all disks': 90), or it hangs */
 #define SETTLE_SECS	10
 #define TRACE_KB	4096
@@ -48,7 +47,7 @@
 static const char *const events[] = {
 	"swiotlb/swiotlb_map_failed", "swiotlb/swiotlb_alloc", "swiotlb/swiotlb_free",
 };
-#define NEVENTS	(int)(sizeof(events) / sizeof(events[0]))
+#define NEVENTS		((int)ARRAY_SIZE(events))
 
 struct disk {
 	const struct rdma_device *dev;
@@ -209,7 +208,7 @@ int main(int argc, char **argv)
 		uint64_t size;
 		bool used = false;
 
-		if (rdma_dt_pool_size(b.pools[i].name, &size) || size >= SMALL_POOL)
+		if (rdma_dt_pool_size(b.pools[i].name, &size) || size >= RDMA_SHRUNK_POOL)
 			continue;
 		for (int j = 0; j < b.ndevices; j++)
 			if (!strcmp(b.devices[j].role, "disk") &&

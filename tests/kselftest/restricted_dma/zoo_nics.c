@@ -7,13 +7,19 @@
  *   - TCP both ways, 16 MiB each, every byte checked;
  *   - a UDP flood of small datagrams each way, every datagram checked
  *     (loss is allowed and reported: UDP; damage is not);
+ *   - once that load has stopped and the pools are quiet, 1 MiB over TCP
+ *     each way again, checked: traffic works after the load;
  * and per NIC: its mappings traced naming the layout's pool, and with
  * those of the other NIC of its pool all the mappings the pool counted;
  * the pool's byte counters grown by at least the streams; no out-of-pool
- * DMA (audit counter and events). Once both drivers are unbound again,
- * the pools hold exactly the slots they held before the drivers were
- * bound, with as many unmaps as maps and frees as allocations: every slot
- * the drivers took (receive buffers, coherent descriptor rings) came back. The drivers are rebound at the end, as found.
+ * DMA (audit counter and events); and no mapping failed, or, when an
+ * overlay shrank the pool below RDMA_SHRUNK_POOL (zoo-exhaust.dtso), the
+ * pool ran dry: mappings failed, each one traced. Once both drivers are
+ * unbound again, the pools hold exactly the slots they held before the
+ * drivers were bound, with as many unmaps as maps and frees as
+ * allocations: every slot the drivers took (receive buffers, coherent
+ * descriptor rings) came back. The drivers are rebound at the end, as
+ * found.
  * On a board without two NICs of role "nic" it skips.
  */
 #define _GNU_SOURCE
@@ -49,6 +55,7 @@
 #define UDP_PORT_A	7003
 #define UDP_PORT_B	7002
 #define STREAM_BYTES	(16u << 20)
+#define AGAIN_BYTES	(1u << 20)	/* after the load */
 #define FLOOD_N		20000
 #define DGRAM		64
 #define MAGIC		0x7a6f6f21u
@@ -58,8 +65,9 @@
 #define TRACE_KB	16384	/* per CPU: no event of the run lost */
 
 static const char *const events[] = {
-	"swiotlb/swiotlb_map", "swiotlb/swiotlb_out_of_pool",
+	"swiotlb/swiotlb_map", "swiotlb/swiotlb_out_of_pool", "swiotlb/swiotlb_map_failed",
 };
+#define NEVENTS		((int)ARRAY_SIZE(events))
 
 struct nic {
 	const struct rdma_device *dev;
@@ -67,10 +75,11 @@ struct nic {
 	char ifname[IFNAMSIZ];
 };
 
-/* What one side saw: the stream it received and the flood it received. */
+/* What one side saw: the streams it received and the flood it received. */
 struct side_result {
 	int setup_ok;
 	uint64_t stream_ok;	/* bytes received and checked before any damage */
+	uint64_t again_ok;	/* the same, of the stream after the load */
 	uint64_t stream_bad;	/* first damaged offset + 1, or 0 */
 	uint32_t dgrams, dgrams_bad;
 	uint32_t sent;		/* datagrams this side sent */
@@ -91,11 +100,11 @@ static void fail_why(struct side_result *r, const char *what)
 		snprintf(r->why, sizeof(r->why), "%s: %s", what, strerror(errno));
 }
 
-static int stream_send(int fd, uint64_t seed, struct side_result *r)
+static int stream_send(int fd, uint64_t seed, uint64_t len, struct side_result *r)
 {
 	static uint8_t buf[65536];
 
-	for (uint64_t pos = 0; pos < STREAM_BYTES; ) {
+	for (uint64_t pos = 0; pos < len; ) {
 		size_t n = sizeof(buf);
 		ssize_t w;
 
@@ -113,12 +122,14 @@ static int stream_send(int fd, uint64_t seed, struct side_result *r)
 	return 0;
 }
 
-static int stream_recv(int fd, uint64_t seed, struct side_result *r)
+/* len bytes into *ok, checked; r says why it stopped short. */
+static int stream_recv(int fd, uint64_t seed, uint64_t len, uint64_t *ok,
+		       struct side_result *r)
 {
 	static uint8_t buf[65536];
 
-	while (r->stream_ok < STREAM_BYTES) {
-		size_t want = STREAM_BYTES - r->stream_ok;
+	while (*ok < len) {
+		size_t want = len - *ok;
 		ssize_t got = recv(fd, buf, want < sizeof(buf) ? want : sizeof(buf), 0);
 
 		if (got <= 0) {
@@ -128,13 +139,13 @@ static int stream_recv(int fd, uint64_t seed, struct side_result *r)
 			return -1;
 		}
 		for (ssize_t i = 0; i < got; i++)
-			if (buf[i] != rdma_stream_byte(seed, r->stream_ok + i)) {
-				r->stream_bad = r->stream_ok + i + 1;
-				snprintf(r->why, sizeof(r->why), "stream byte %llu damaged",
-					 (unsigned long long)(r->stream_ok + i));
+			if (buf[i] != rdma_stream_byte(seed, *ok + i)) {
+				r->stream_bad = *ok + i + 1;
+				snprintf(r->why, sizeof(r->why), "stream %llu byte %llu damaged",
+					 (unsigned long long)seed, (unsigned long long)(*ok + i));
 				return -1;
 			}
-		r->stream_ok += got;
+		*ok += got;
 	}
 	return 0;
 }
@@ -349,11 +360,14 @@ static void far_end(int from_parent, int to_parent, const char *ifname)
 		goto out;
 	}
 	timeouts(cfd, IO_SECS);
-	if (stream_recv(cfd, 1, &r) || stream_send(cfd, 2, &r))
+	if (stream_recv(cfd, 1, STREAM_BYTES, &r.stream_ok, &r) ||
+	    stream_send(cfd, 2, STREAM_BYTES, &r))
 		goto out;
-	shutdown(cfd, SHUT_WR);
 	flood_recv(ufd, &r);
 	flood_send(ADDR_A, UDP_PORT_A, &r);
+	if (!stream_recv(cfd, 3, AGAIN_BYTES, &r.again_ok, &r))
+		stream_send(cfd, 4, AGAIN_BYTES, &r);
+	shutdown(cfd, SHUT_WR);
 out:
 	if (cfd >= 0)
 		close(cfd);
@@ -439,7 +453,7 @@ int main(void)
 {
 	struct side_result near = { 0 }, far = { 0 };
 	struct rdma_stats base[2], before[2], after[2], gone[2];
-	long maps[2], lost;
+	long maps[2], failed[2], lost;
 	unsigned int trace_kb;
 	int p2c[2], c2p[2], fd = -1, ufd = -1;
 	struct nic nics[2] = { 0 };
@@ -455,7 +469,7 @@ int main(void)
 	if (n < 2)
 		ksft_exit_skip("the board has no NIC pair (the zoo board has: scripts/vm --board zoo)\n");
 	ksft_print_header();
-	ksft_set_plan(4 + 3 * 2);
+	ksft_set_plan(5 + 4 * 2);
 
 	for (int i = 0; i < 2; i++)
 		if (driver_of(nics[i].dev->name, nics[i].driver, sizeof(nics[i].driver)))
@@ -484,7 +498,7 @@ int main(void)
 		if (pool_quiet(nics[i].dev->pool, &before[i]))
 			ksft_exit_fail_msg("pool %s: no statistics, or never quiet\n",
 					   nics[i].dev->pool);
-	if (rdma_trace_buffer_kb(TRACE_KB, &trace_kb) || rdma_trace_start_events(events, 2))
+	if (rdma_trace_buffer_kb(TRACE_KB, &trace_kb) || rdma_trace_start_events(events, NEVENTS))
 		ksft_exit_fail_msg("cannot trace the swiotlb events\n");
 	pools_read(nics, before);
 
@@ -526,10 +540,16 @@ int main(void)
 		}
 	}
 	near.setup_ok = 1;
-	if (stream_send(fd, 1, &near) || stream_recv(fd, 2, &near))
+	if (stream_send(fd, 1, STREAM_BYTES, &near) ||
+	    stream_recv(fd, 2, STREAM_BYTES, &near.stream_ok, &near))
 		goto collect;
 	flood_send(ADDR_B, UDP_PORT_B, &near);
 	flood_recv(ufd, &near);
+	/* The load is over: once the pools are quiet, is traffic whole again? */
+	for (int i = 0; i < 2; i++)
+		pool_quiet(nics[i].dev->pool, &after[i]);
+	if (!stream_send(fd, 3, AGAIN_BYTES, &near))
+		stream_recv(fd, 4, AGAIN_BYTES, &near.again_ok, &near);
 collect:
 	if (fd >= 0)
 		close(fd);
@@ -543,7 +563,7 @@ collect:
 	/* Both NICs down: count once the pools are quiet, then stop tracing. */
 	for (int i = 0; i < 2; i++)
 		pool_quiet(nics[i].dev->pool, &after[i]);
-	rdma_trace_stop_events(events, 2);
+	rdma_trace_stop_events(events, NEVENTS);
 
 	ksft_test_result(near.setup_ok && far.setup_ok,
 			 "NICs %s and %s: linked in two namespaces (%s, %s)%s%s%s%s\n",
@@ -558,6 +578,10 @@ collect:
 			 "UDP floods of %d-byte datagrams intact: %u of %u received %s -> %s, %u of %u back; damaged %u, %u\n",
 			 DGRAM, far.dgrams, near.sent, nics[0].ifname, nics[1].ifname, near.dgrams,
 			 far.sent, far.dgrams_bad, near.dgrams_bad);
+	ksft_test_result(far.again_ok == AGAIN_BYTES && near.again_ok == AGAIN_BYTES,
+			 "TCP after the load intact: %llu of %u bytes %s -> %s, %llu of %u back\n",
+			 (unsigned long long)far.again_ok, AGAIN_BYTES, nics[0].ifname,
+			 nics[1].ifname, (unsigned long long)near.again_ok, AGAIN_BYTES);
 
 	trace = rdma_trace_read();
 	lost = rdma_trace_lost();
@@ -568,6 +592,7 @@ collect:
 		snprintf(dev, sizeof(dev), "dev_name: %s ", nics[i].dev->name);
 		snprintf(pool, sizeof(pool), " pool=%s ", nics[i].dev->pool);
 		maps[i] = trace ? rdma_trace_count(trace, "swiotlb_map", in_pool) : -1;
+		failed[i] = trace ? rdma_trace_count(trace, "swiotlb_map_failed", in_pool) : -1;
 	}
 	for (int i = 0; i < 2; i++) {
 		char dev[RDMA_NAME_LEN + 16];
@@ -575,12 +600,18 @@ collect:
 		uint64_t to_dev = rdma_stat_delta(&before[i], &after[i], "bytes_to_device");
 		uint64_t from_dev = rdma_stat_delta(&before[i], &after[i], "bytes_from_device");
 		uint64_t pool_maps = rdma_stat_delta(&before[i], &after[i], "maps");
-		long traced = 0, oop;
+		uint64_t failures = rdma_stat_delta(&before[i], &after[i], "map_failures");
+		long traced = 0, failed_traced = 0, oop;
+		uint64_t size = 0;
+		bool shrunk;
 
 		/* the mappings of every NIC of this pool */
 		for (int j = 0; j < 2; j++)
-			if (!strcmp(nics[j].dev->pool, nics[i].dev->pool))
+			if (!strcmp(nics[j].dev->pool, nics[i].dev->pool)) {
 				traced += maps[j];
+				failed_traced += failed[j];
+			}
+		shrunk = !rdma_dt_pool_size(nics[i].dev->pool, &size) && size < RDMA_SHRUNK_POOL;
 		snprintf(dev, sizeof(dev), "dev_name: %s ", nics[i].dev->name);
 		oop = trace ? rdma_trace_count(trace, "swiotlb_out_of_pool", any) : -1;
 		ksft_test_result(lost == 0 && maps[i] > 0 && (uint64_t)traced == pool_maps,
@@ -598,6 +629,12 @@ collect:
 				 nics[i].dev->name,
 				 (unsigned long long)rdma_stat_delta(&before[i], &after[i], "out_of_pool"),
 				 oop);
+		ksft_test_result(failures != UINT64_MAX && lost == 0 &&
+				 (uint64_t)failed_traced == failures && (shrunk ? failures > 0 : !failures),
+				 "NIC %s: pool %s (%llu KiB%s) %s: %llu mappings failed, %ld traced with its pool's other NICs, %ld of them this NIC's\n",
+				 nics[i].dev->name, nics[i].dev->pool, (unsigned long long)size >> 10,
+				 shrunk ? ", shrunk" : "", shrunk ? "ran dry" : "held the load",
+				 (unsigned long long)failures, failed_traced, failed[i]);
 	}
 	free(trace);
 	rdma_trace_buffer_kb(trace_kb, NULL);
