@@ -5,15 +5,16 @@
 # once per bounce on every kernel (6.1 and 6.12, with or without the
 # series) and rdmatop never takes its counts from it when it sees the DMA
 # API, so the event, counted by ftrace, is an independent witness: a
-# bounded O_DIRECT workload on every disk (some restricted, some not), and
+# bounded O_DIRECT workload on every disk (some restricted, some not; on
+# the zoo board NVMe, AHCI, USB storage and SD: real drivers), and
 # for every device the trace names, rdmatop's maps_total moved by exactly
 # its count, and each restricted pool's by the sum of its devices'.
 . "$(dirname "$0")/rdmatop_lib.sh"
 need_rdmatop
 ev=$TRACEFS/events/swiotlb/swiotlb_bounced
 [ -d $ev ] || skip "no swiotlb_bounced event"
-disks=$(ls /sys/block | grep '^vd')
-[ -n "$disks" ] || skip "no virtio disk"
+disks=$(rdma-workload disks)
+[ -n "$disks" ] || skip "no disk"
 cleanup_hook() {
 	echo 0 > $ev/enable
 	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null
@@ -29,8 +30,8 @@ echo > $TRACEFS/trace
 echo 1 > $ev/enable
 for disk in $disks; do
 	for bs in 4k 64k 256k; do
-		dd if=/dev/urandom of=/dev/$disk bs=$bs count=8 oflag=direct 2>/dev/null
-		dd if=/dev/$disk of=/dev/null bs=$bs count=8 iflag=direct 2>/dev/null
+		dd if=/dev/urandom of=$disk bs=$bs count=8 oflag=direct 2>/dev/null
+		dd if=$disk of=/dev/null bs=$bs count=8 iflag=direct 2>/dev/null
 	done
 done
 echo 0 > $ev/enable
@@ -42,6 +43,10 @@ sed -n 's/.* swiotlb_bounced: dev_name[:=] *\([^ ]*\) .*/\1/p' $TRACEFS/trace |
 	sort | uniq -c > "$WORK/bounces"
 [ -s "$WORK/bounces" ] || fail "no bounce traced on $(echo $disks)"
 grep -q "lost\|LOST" $TRACEFS/trace && fail "the trace buffer lost events"
+# Every real-driver disk of the layout (the zoo's) did bounce through its pool.
+for dev in $(awk '$1 == "device" && $4 == "disk" { print $2 }' $LAYOUT); do
+	grep -q " $dev\$" "$WORK/bounces" || fail "disk $dev of the layout bounced nothing"
+done
 while read -r n dev; do
 	b=$(json_dev_val "$dev" maps_total "$before")
 	a=$(json_dev_val "$dev" maps_total "$after")
