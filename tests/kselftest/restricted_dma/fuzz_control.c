@@ -182,14 +182,6 @@ static void run_cmd(struct fuzz *f, const char *cmd, size_t len)
 	}
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static double deadline;
 
 static void *fuzz_loop(void *arg)
@@ -197,7 +189,7 @@ static void *fuzz_loop(void *arg)
 	struct fuzz *f = arg;
 	char cmd[CMD_MAX];
 
-	while (now() < deadline && !f->bad[0]) {
+	while (rdma_now() < deadline && !f->bad[0]) {
 		size_t len = make_cmd(f, cmd, sizeof(cmd));
 
 		run_cmd(f, cmd, len);
@@ -288,14 +280,14 @@ int main(void)
 	ksft_test_result(ok && !f[0].bad[0], "%lu inputs of fuzz-seeds: only documented results%s%s\n",
 			 seeds, f[0].bad[0] ? ": " : "", f[0].bad);
 
-	deadline = now() + secs / 2;
+	deadline = rdma_now() + secs / 2;
 	fuzz_loop(&f[0]);
 	ksft_print_msg("one writer: %lu commands, %lu mapped or allocated, %lu refused\n",
 		       f[0].cmds, f[0].mapped, f[0].refused);
 	ksft_test_result(!f[0].bad[0] && f[0].mapped, "one writer: only documented results%s%s\n",
 			 f[0].bad[0] ? ": " : "", f[0].bad);
 
-	deadline = now() + secs / 2;
+	deadline = rdma_now() + secs / 2;
 	if (pthread_create(&thread, NULL, fuzz_loop, &f[1]))
 		ksft_exit_fail_msg("pthread_create failed\n");
 	fuzz_loop(&f[0]);

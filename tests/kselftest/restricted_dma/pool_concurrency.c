@@ -36,20 +36,12 @@ struct worker {
 	int open_error;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void *work(void *arg)
 {
 	static const char *const dirs[] = { "to", "from", "bidi" };
 	struct worker *w = arg;
 	struct rdma_map held[HOLD];
-	double end = now() + SECONDS;
+	double end = rdma_now() + SECONDS;
 	struct rdma_ctl c;
 	int nheld = 0;
 	bool ok;
@@ -57,8 +49,8 @@ static void *work(void *arg)
 	w->open_error = rdma_ctl_open(&c, w->dev);
 	if (w->open_error)
 		return NULL;
-	while (now() < end || nheld) {
-		if (nheld < HOLD && now() < end) {
+	while (rdma_now() < end || nheld) {
+		if (nheld < HOLD && rdma_now() < end) {
 			size_t size = 1 + rand_r(&w->seed) % (64 * 1024);
 			size_t offset = rand_r(&w->seed) % 4096;
 			const char *dir = dirs[rand_r(&w->seed) % 3];

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/klog.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../kselftest.h"
@@ -177,6 +178,14 @@ const struct rdma_device *rdma_board_test_device(const struct rdma_board *b, boo
 			return d;
 	}
 	return NULL;
+}
+
+double rdma_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 bool rdma_cmdline_has(const char *word)

@@ -128,6 +128,9 @@ void rdma_fill_random(void *buf, size_t len, uint64_t seed);
  */
 const struct rdma_device *rdma_board_test_device(const struct rdma_board *b, bool odd);
 
+/* CLOCK_MONOTONIC in seconds. */
+double rdma_now(void);
+
 /* Whether the kernel command line has this word (e.g. "restricted_dma=strict"). */
 bool rdma_cmdline_has(const char *word);
 

@@ -2,11 +2,11 @@
 /*
  * Real storage drivers when their restricted pool runs dry: the disks of
  * the board whose pool is under 2 MiB. The zoo board with zoo-exhaust.dtso
- * shrinks the shared pool to 1 MiB: below what four threads of 1 MiB
- * O_DIRECT writes and reads keep in flight on one disk. Each disk gets
- * that load in turn (--all-at-once: every disk at once, which the drivers
- * do not survive yet; nor does NVMe a shrunk pool of its own:
- * zoo-exhaust-nvme.dtso; Documentation/board.md). While the load runs:
+ * shrinks the shared pool and the NVMe drive's to 1 MiB: below what four
+ * threads of 1 MiB O_DIRECT writes and reads keep in flight on one disk.
+ * Each disk gets that load in turn (--all-at-once: every disk at once,
+ * which the USB and NVMe drivers do not survive yet; Documentation/
+ * board.md). While the load runs:
  *   - each pool runs dry: its map_failures counter grows, and every
  *     failure is traced (swiotlb_map_failed);
  *   - every operation either completes with its data intact or fails

@@ -61,6 +61,7 @@
 #define MAGIC		0x7a6f6f21u
 #define END_SEQ		0xffffffffu
 #define IO_SECS		30
+#define AGAIN_SECS	20	/* healthy: under a second */
 #define LINK_SECS	30
 #define TRACE_KB	16384	/* per CPU: no event of the run lost */
 
@@ -80,6 +81,7 @@ struct side_result {
 	int setup_ok;
 	uint64_t stream_ok;	/* bytes received and checked before any damage */
 	uint64_t again_ok;	/* the same, of the stream after the load */
+	uint64_t again_ms;	/* how long that took, both ways (near end) */
 	uint64_t stream_bad;	/* first damaged offset + 1, or 0 */
 	uint32_t dgrams, dgrams_bad;
 	uint32_t sent;		/* datagrams this side sent */
@@ -365,6 +367,7 @@ static void far_end(int from_parent, int to_parent, const char *ifname)
 		goto out;
 	flood_recv(ufd, &r);
 	flood_send(ADDR_A, UDP_PORT_A, &r);
+	timeouts(cfd, AGAIN_SECS);
 	if (!stream_recv(cfd, 3, AGAIN_BYTES, &r.again_ok, &r))
 		stream_send(cfd, 4, AGAIN_BYTES, &r);
 	shutdown(cfd, SHUT_WR);
@@ -441,6 +444,18 @@ static int pool_quiet(const char *pool, struct rdma_stats *st)
 	return -1;
 }
 
+/* Whether an overlay shrank either NIC's pool so that the load cannot fit. */
+static bool shrunk_pools(const struct nic *nics)
+{
+	for (int i = 0; i < 2; i++) {
+		uint64_t size;
+
+		if (!rdma_dt_pool_size(nics[i].dev->pool, &size) && size < RDMA_SHRUNK_POOL)
+			return true;
+	}
+	return false;
+}
+
 /* The pool's counters went full circle between two unbound states. */
 static bool pool_whole(const struct rdma_stats *a, const struct rdma_stats *b)
 {
@@ -458,6 +473,8 @@ int main(void)
 	int p2c[2], c2p[2], fd = -1, ufd = -1;
 	struct nic nics[2] = { 0 };
 	struct rdma_board b;
+	double again_t0;
+	bool again_ok;
 	pid_t pid;
 	char c, *trace;
 	int n = 0;
@@ -548,8 +565,11 @@ int main(void)
 	/* The load is over: once the pools are quiet, is traffic whole again? */
 	for (int i = 0; i < 2; i++)
 		pool_quiet(nics[i].dev->pool, &after[i]);
+	timeouts(fd, AGAIN_SECS);
+	again_t0 = rdma_now();
 	if (!stream_send(fd, 3, AGAIN_BYTES, &near))
 		stream_recv(fd, 4, AGAIN_BYTES, &near.again_ok, &near);
+	near.again_ms = (uint64_t)((rdma_now() - again_t0) * 1000);
 collect:
 	if (fd >= 0)
 		close(fd);
@@ -578,10 +598,23 @@ collect:
 			 "UDP floods of %d-byte datagrams intact: %u of %u received %s -> %s, %u of %u back; damaged %u, %u\n",
 			 DGRAM, far.dgrams, near.sent, nics[0].ifname, nics[1].ifname, near.dgrams,
 			 far.sent, far.dgrams_bad, near.dgrams_bad);
-	ksft_test_result(far.again_ok == AGAIN_BYTES && near.again_ok == AGAIN_BYTES,
-			 "TCP after the load intact: %llu of %u bytes %s -> %s, %llu of %u back\n",
-			 (unsigned long long)far.again_ok, AGAIN_BYTES, nics[0].ifname,
-			 nics[1].ifname, (unsigned long long)near.again_ok, AGAIN_BYTES);
+	/*
+	 * After a dry pool the stream from the second NIC to the first may
+	 * stall for good (Documentation/board.md): a known failure there,
+	 * as long as nothing arrived damaged.
+	 */
+	again_ok = far.again_ok == AGAIN_BYTES && near.again_ok == AGAIN_BYTES;
+	if (!again_ok && shrunk_pools(nics) && !far.stream_bad && !near.stream_bad)
+		ksft_test_result_xfail("TCP after the load stalled (known, on a shrunk pool): %llu of %u bytes %s -> %s, %llu of %u back in %d s, none damaged\n",
+				       (unsigned long long)far.again_ok, AGAIN_BYTES,
+				       nics[0].ifname, nics[1].ifname,
+				       (unsigned long long)near.again_ok, AGAIN_BYTES, AGAIN_SECS);
+	else
+		ksft_test_result(again_ok,
+				 "TCP after the load intact: %llu of %u bytes %s -> %s, %llu of %u back, in %llu ms\n",
+				 (unsigned long long)far.again_ok, AGAIN_BYTES, nics[0].ifname,
+				 nics[1].ifname, (unsigned long long)near.again_ok, AGAIN_BYTES,
+				 (unsigned long long)near.again_ms);
 
 	trace = rdma_trace_read();
 	lost = rdma_trace_lost();
