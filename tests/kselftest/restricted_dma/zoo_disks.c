@@ -162,6 +162,7 @@ out:
 
 static int workload(struct disk_run *r, const char *disk)
 {
+	uint64_t zero_range[2] = { 0, REGION };
 	char path[RDMA_NAME_LEN + 8];
 	int ret = -1;
 
@@ -170,6 +171,11 @@ static int workload(struct disk_run *r, const char *disk)
 	r->fd_buffered = open(path, O_RDWR);
 	if (r->fd_direct < 0 || r->fd_buffered < 0) {
 		snprintf(r->why, sizeof(r->why), "open %s: %s", path, strerror(errno));
+		goto out;
+	}
+	/* Other tests write the disks too: the region starts as zeros (generation 0). */
+	if (ioctl(r->fd_direct, BLKZEROOUT, zero_range)) {
+		snprintf(r->why, sizeof(r->why), "BLKZEROOUT %s: %s", path, strerror(errno));
 		goto out;
 	}
 	for (int d = 1; d >= 0; d--)
