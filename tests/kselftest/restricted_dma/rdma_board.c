@@ -277,6 +277,15 @@ int rdma_dt_pool_size(const char *pool, uint64_t *size)
 	return rdma_dt_pool_reg(pool, &base, size);
 }
 
+bool rdma_pool_shrunk(const char *pool, uint64_t *size)
+{
+	if (rdma_dt_pool_size(pool, size)) {
+		*size = 0;
+		return false;
+	}
+	return *size < RDMA_SHRUNK_POOL;
+}
+
 /* The reserved-memory node whose phandle is ph, if a restricted pool. */
 static int dt_pool_by_phandle(uint32_t ph, char *pool, size_t len)
 {

@@ -122,6 +122,12 @@ void rdma_fill_random(void *buf, size_t len, uint64_t seed);
 #define RDMA_SHRUNK_POOL	(2u << 20)
 
 /*
+ * Whether the pool's device-tree size is known and under RDMA_SHRUNK_POOL;
+ * *size: that size, or 0 when unknown.
+ */
+bool rdma_pool_shrunk(const char *pool, uint64_t *size);
+
+/*
  * The first test-role device of the layout whose pool size is (odd ==
  * false) or is not (odd == true) a whole number of 256 KiB segments;
  * NULL when there is none.

@@ -208,7 +208,7 @@ int main(int argc, char **argv)
 		uint64_t size;
 		bool used = false;
 
-		if (rdma_dt_pool_size(b.pools[i].name, &size) || size >= RDMA_SHRUNK_POOL)
+		if (!rdma_pool_shrunk(b.pools[i].name, &size))
 			continue;
 		for (int j = 0; j < b.ndevices; j++)
 			if (!strcmp(b.devices[j].role, "disk") &&

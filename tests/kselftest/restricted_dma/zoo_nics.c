@@ -7,8 +7,6 @@
  *   - TCP both ways, 16 MiB each, every byte checked;
  *   - a UDP flood of small datagrams each way, every datagram checked
  *     (loss is allowed and reported: UDP; damage is not);
- *   - once that load has stopped and the pools are quiet, 1 MiB over TCP
- *     each way again, checked: traffic works after the load;
  * and per NIC: its mappings traced naming the layout's pool, and with
  * those of the other NIC of its pool all the mappings the pool counted;
  * the pool's byte counters grown by at least the streams; no out-of-pool
@@ -55,13 +53,11 @@
 #define UDP_PORT_A	7003
 #define UDP_PORT_B	7002
 #define STREAM_BYTES	(16u << 20)
-#define AGAIN_BYTES	(1u << 20)	/* after the load */
 #define FLOOD_N		20000
 #define DGRAM		64
 #define MAGIC		0x7a6f6f21u
 #define END_SEQ		0xffffffffu
 #define IO_SECS		30
-#define AGAIN_SECS	20	/* healthy: under a second */
 #define LINK_SECS	30
 #define TRACE_KB	16384	/* per CPU: no event of the run lost */
 
@@ -76,12 +72,10 @@ struct nic {
 	char ifname[IFNAMSIZ];
 };
 
-/* What one side saw: the streams it received and the flood it received. */
+/* What one side saw: the stream it received and the flood it received. */
 struct side_result {
 	int setup_ok;
 	uint64_t stream_ok;	/* bytes received and checked before any damage */
-	uint64_t again_ok;	/* the same, of the stream after the load */
-	uint64_t again_ms;	/* how long that took, both ways (near end) */
 	uint64_t stream_bad;	/* first damaged offset + 1, or 0 */
 	uint32_t dgrams, dgrams_bad;
 	uint32_t sent;		/* datagrams this side sent */
@@ -102,11 +96,11 @@ static void fail_why(struct side_result *r, const char *what)
 		snprintf(r->why, sizeof(r->why), "%s: %s", what, strerror(errno));
 }
 
-static int stream_send(int fd, uint64_t seed, uint64_t len, struct side_result *r)
+static int stream_send(int fd, uint64_t seed, struct side_result *r)
 {
 	static uint8_t buf[65536];
 
-	for (uint64_t pos = 0; pos < len; ) {
+	for (uint64_t pos = 0; pos < STREAM_BYTES; ) {
 		size_t n = sizeof(buf);
 		ssize_t w;
 
@@ -124,14 +118,12 @@ static int stream_send(int fd, uint64_t seed, uint64_t len, struct side_result *
 	return 0;
 }
 
-/* len bytes into *ok, checked; r says why it stopped short. */
-static int stream_recv(int fd, uint64_t seed, uint64_t len, uint64_t *ok,
-		       struct side_result *r)
+static int stream_recv(int fd, uint64_t seed, struct side_result *r)
 {
 	static uint8_t buf[65536];
 
-	while (*ok < len) {
-		size_t want = len - *ok;
+	while (r->stream_ok < STREAM_BYTES) {
+		size_t want = STREAM_BYTES - r->stream_ok;
 		ssize_t got = recv(fd, buf, want < sizeof(buf) ? want : sizeof(buf), 0);
 
 		if (got <= 0) {
@@ -141,13 +133,13 @@ static int stream_recv(int fd, uint64_t seed, uint64_t len, uint64_t *ok,
 			return -1;
 		}
 		for (ssize_t i = 0; i < got; i++)
-			if (buf[i] != rdma_stream_byte(seed, *ok + i)) {
-				r->stream_bad = *ok + i + 1;
-				snprintf(r->why, sizeof(r->why), "stream %llu byte %llu damaged",
-					 (unsigned long long)seed, (unsigned long long)(*ok + i));
+			if (buf[i] != rdma_stream_byte(seed, r->stream_ok + i)) {
+				r->stream_bad = r->stream_ok + i + 1;
+				snprintf(r->why, sizeof(r->why), "stream byte %llu damaged",
+					 (unsigned long long)(r->stream_ok + i));
 				return -1;
 			}
-		*ok += got;
+		r->stream_ok += got;
 	}
 	return 0;
 }
@@ -362,15 +354,11 @@ static void far_end(int from_parent, int to_parent, const char *ifname)
 		goto out;
 	}
 	timeouts(cfd, IO_SECS);
-	if (stream_recv(cfd, 1, STREAM_BYTES, &r.stream_ok, &r) ||
-	    stream_send(cfd, 2, STREAM_BYTES, &r))
+	if (stream_recv(cfd, 1, &r) || stream_send(cfd, 2, &r))
 		goto out;
+	shutdown(cfd, SHUT_WR);
 	flood_recv(ufd, &r);
 	flood_send(ADDR_A, UDP_PORT_A, &r);
-	timeouts(cfd, AGAIN_SECS);
-	if (!stream_recv(cfd, 3, AGAIN_BYTES, &r.again_ok, &r))
-		stream_send(cfd, 4, AGAIN_BYTES, &r);
-	shutdown(cfd, SHUT_WR);
 out:
 	if (cfd >= 0)
 		close(cfd);
@@ -444,18 +432,6 @@ static int pool_quiet(const char *pool, struct rdma_stats *st)
 	return -1;
 }
 
-/* Whether an overlay shrank either NIC's pool so that the load cannot fit. */
-static bool shrunk_pools(const struct nic *nics)
-{
-	for (int i = 0; i < 2; i++) {
-		uint64_t size;
-
-		if (!rdma_dt_pool_size(nics[i].dev->pool, &size) && size < RDMA_SHRUNK_POOL)
-			return true;
-	}
-	return false;
-}
-
 /* The pool's counters went full circle between two unbound states. */
 static bool pool_whole(const struct rdma_stats *a, const struct rdma_stats *b)
 {
@@ -473,8 +449,6 @@ int main(void)
 	int p2c[2], c2p[2], fd = -1, ufd = -1;
 	struct nic nics[2] = { 0 };
 	struct rdma_board b;
-	double again_t0;
-	bool again_ok;
 	pid_t pid;
 	char c, *trace;
 	int n = 0;
@@ -486,7 +460,7 @@ int main(void)
 	if (n < 2)
 		ksft_exit_skip("the board has no NIC pair (the zoo board has: scripts/vm --board zoo)\n");
 	ksft_print_header();
-	ksft_set_plan(5 + 4 * 2);
+	ksft_set_plan(4 + 4 * 2);
 
 	for (int i = 0; i < 2; i++)
 		if (driver_of(nics[i].dev->name, nics[i].driver, sizeof(nics[i].driver)))
@@ -557,19 +531,10 @@ int main(void)
 		}
 	}
 	near.setup_ok = 1;
-	if (stream_send(fd, 1, STREAM_BYTES, &near) ||
-	    stream_recv(fd, 2, STREAM_BYTES, &near.stream_ok, &near))
+	if (stream_send(fd, 1, &near) || stream_recv(fd, 2, &near))
 		goto collect;
 	flood_send(ADDR_B, UDP_PORT_B, &near);
 	flood_recv(ufd, &near);
-	/* The load is over: once the pools are quiet, is traffic whole again? */
-	for (int i = 0; i < 2; i++)
-		pool_quiet(nics[i].dev->pool, &after[i]);
-	timeouts(fd, AGAIN_SECS);
-	again_t0 = rdma_now();
-	if (!stream_send(fd, 3, AGAIN_BYTES, &near))
-		stream_recv(fd, 4, AGAIN_BYTES, &near.again_ok, &near);
-	near.again_ms = (uint64_t)((rdma_now() - again_t0) * 1000);
 collect:
 	if (fd >= 0)
 		close(fd);
@@ -598,23 +563,6 @@ collect:
 			 "UDP floods of %d-byte datagrams intact: %u of %u received %s -> %s, %u of %u back; damaged %u, %u\n",
 			 DGRAM, far.dgrams, near.sent, nics[0].ifname, nics[1].ifname, near.dgrams,
 			 far.sent, far.dgrams_bad, near.dgrams_bad);
-	/*
-	 * After a dry pool the stream from the second NIC to the first may
-	 * stall for good (Documentation/board.md): a known failure there,
-	 * as long as nothing arrived damaged.
-	 */
-	again_ok = far.again_ok == AGAIN_BYTES && near.again_ok == AGAIN_BYTES;
-	if (!again_ok && shrunk_pools(nics) && !far.stream_bad && !near.stream_bad)
-		ksft_test_result_xfail("TCP after the load stalled (known, on a shrunk pool): %llu of %u bytes %s -> %s, %llu of %u back in %d s, none damaged\n",
-				       (unsigned long long)far.again_ok, AGAIN_BYTES,
-				       nics[0].ifname, nics[1].ifname,
-				       (unsigned long long)near.again_ok, AGAIN_BYTES, AGAIN_SECS);
-	else
-		ksft_test_result(again_ok,
-				 "TCP after the load intact: %llu of %u bytes %s -> %s, %llu of %u back, in %llu ms\n",
-				 (unsigned long long)far.again_ok, AGAIN_BYTES, nics[0].ifname,
-				 nics[1].ifname, (unsigned long long)near.again_ok, AGAIN_BYTES,
-				 (unsigned long long)near.again_ms);
 
 	trace = rdma_trace_read();
 	lost = rdma_trace_lost();
@@ -644,7 +592,7 @@ collect:
 				traced += maps[j];
 				failed_traced += failed[j];
 			}
-		shrunk = !rdma_dt_pool_size(nics[i].dev->pool, &size) && size < RDMA_SHRUNK_POOL;
+		shrunk = rdma_pool_shrunk(nics[i].dev->pool, &size);
 		snprintf(dev, sizeof(dev), "dev_name: %s ", nics[i].dev->name);
 		oop = trace ? rdma_trace_count(trace, "swiotlb_out_of_pool", any) : -1;
 		ksft_test_result(lost == 0 && maps[i] > 0 && (uint64_t)traced == pool_maps,
