@@ -304,7 +304,7 @@ static const char *parent_name(const struct model *m, int node, bool *in_base)
 	*in_base = false;
 	if (par < 0)
 		return NULL;
-	f = m->frag_at[par / 4];
+	f = model_frag_at(m, par);
 	if (!f)
 		return fdt_get_name(m->fdt, par, NULL);
 	*in_base = true;
@@ -343,7 +343,7 @@ static void classify_master(const struct model *m, struct consumer *c)
 		c->carrier = up;
 		return;
 	}
-	if (m->frag_at[c->node / 4]) {
+	if (model_frag_at(m, c->node)) {
 		/* an __overlay__ node: the node itself is in the base tree */
 		c->master = MASTER_UNKNOWN;
 		return;
@@ -377,13 +377,13 @@ static void classify_master(const struct model *m, struct consumer *c)
 	}
 	if (in_base) {
 		/* Below a fragment: only a fragment for / shows the parent. */
-		if (!pname || strcmp(m->frag[m->frag_at[par / 4] - 1].target, "/")) {
+		if (!pname || strcmp(m->frag[model_frag_at(m, par) - 1].target, "/")) {
 			c->master = MASTER_UNKNOWN;
 			return;
 		}
 	} else {
 		for (up = par; up > 0; up = node_parent(m, up))
-			if (m->frag_at[up / 4] || !populated_bus(fdt, up))
+			if (model_frag_at(m, up) || !populated_bus(fdt, up))
 				break;
 		if (up > 0) {
 			/* A child of a device: only its parent's driver creates it. */
@@ -407,13 +407,13 @@ void model_scan_consumers(struct model *m)
 		const fdt32_t *p;
 		struct consumer *c;
 
-		if (!(m->flags[node / 4] & NODE_MEMREGION))
+		if (!(model_node(m, node)->flags & NODE_MEMREGION))
 			continue;
 		p = fdt_getprop(fdt, node, "memory-region", &len);
 		if (!p)
 			continue;
 		c = array_push(&m->cons, &m->ncons, sizeof(*c));
-		m->cons_at[node / 4] = m->ncons;
+		model_node(m, node)->cons = m->ncons;
 		c->node = node;
 		c->path = model_path(m, node);
 		c->available = fdt_is_available(fdt, node);

@@ -98,20 +98,30 @@ static uint32_t tag_align(uint32_t off)
 	return (off + FDT_TAGSIZE - 1) & ~(uint32_t)(FDT_TAGSIZE - 1);
 }
 
+/* A node takes 12 bytes at least: begin tag, its name's NUL, end tag. */
+static int nd_cap(const struct model *m)
+{
+	return m->nslots / 3 + 1;
+}
+
 /* @n's properties are all read: record it. */
 static void node_done(struct model *m, const struct ixnode *n, int parent,
 		      int *cap, int *pcap)
 {
-	int s = n->node / 4;
 	uint32_t ph = n->ph ? n->ph : n->legacy;	/* fdt_get_phandle() */
+	const struct mnode *up = model_node(m, parent);
+	struct mnode *d;
 
-	m->parents[s] = parent;
-	m->flags[s] |= n->flags;
-	if ((parent >= 0 && (m->flags[parent / 4] & NODE_META)) ||
+	if (m->nnd >= nd_cap(m))
+		return;		/* fdt_verify() rules this out */
+	d = &m->nd[m->nnd++];
+	m->slot[n->node / 4] = m->nnd;
+	*d = (struct mnode){ .parent = parent, .flags = n->flags };
+	if ((up && (up->flags & NODE_META)) ||
 	    (n->depth == 1 && is_meta_name(n->name)))
-		m->flags[s] |= NODE_META;
+		d->flags |= NODE_META;
 	if (n->depth == 2 && !strcmp(n->name, "__overlay__"))
-		m->flags[s] |= NODE_OVERLAY;
+		d->flags |= NODE_OVERLAY;
 	/* the root's children the scans look up, as fdt_path_offset() would */
 	if (n->depth == 1) {
 		if (m->root_cpus < 0 && name_matches(n->name, "cpus"))
@@ -128,13 +138,13 @@ static void node_done(struct model *m, const struct ixnode *n, int parent,
 		}
 		m->phs[m->nphs++] = (struct phandle_ent){ ph, n->node };
 	}
-	if (!(m->flags[s] & NODE_META)) {
+	if (!(d->flags & NODE_META)) {
 		if (m->nnodes == *cap) {
 			*cap = *cap ? *cap * 2 : 256;
 			m->nodes = xrealloc(m->nodes, (size_t)*cap * sizeof(int));
 		}
 		m->nodes[m->nnodes++] = n->node;
-		if (m->flags[s] & NODE_PCI)
+		if (d->flags & NODE_PCI)
 			m->has_pci = true;
 	}
 }
@@ -161,13 +171,8 @@ static void build_index(struct model *m)
 	size = fdt_version(m->fdt) >= 17 ? fdt_size_dt_struct(m->fdt) :
 	       fdt_totalsize(m->fdt) - fdt_off_dt_struct(m->fdt);
 	m->nslots = (int)(size / 4) + 1;
-	m->parents = xmalloc((size_t)m->nslots * sizeof(int));
-	m->flags = xcalloc((size_t)m->nslots, 1);
-	m->rmem_at = xcalloc((size_t)m->nslots, sizeof(int));
-	m->cons_at = xcalloc((size_t)m->nslots, sizeof(int));
-	m->frag_at = xcalloc((size_t)m->nslots, sizeof(int));
-	for (int i = 0; i < m->nslots; i++)
-		m->parents[i] = -1;
+	m->slot = xcalloc((size_t)m->nslots, sizeof(int));
+	m->nd = xmalloc((size_t)nd_cap(m) * sizeof(*m->nd));
 	while (size - off >= FDT_TAGSIZE) {
 		uint32_t tag = fdt32_ld((const fdt32_t *)(sb + off)), len;
 		const char *name;
@@ -219,7 +224,9 @@ out:
 
 static bool node_has(const struct model *m, int node, uint8_t flag)
 {
-	return node >= 0 && node / 4 < m->nslots && (m->flags[node / 4] & flag);
+	const struct mnode *n = model_node(m, node);
+
+	return n && (n->flags & flag);
 }
 
 int model_by_phandle(const struct model *m, uint32_t ph)
@@ -241,9 +248,9 @@ int model_by_phandle(const struct model *m, uint32_t ph)
 
 int node_parent(const struct model *m, int node)
 {
-	if (node < 0 || node / 4 >= m->nslots)
-		return -1;
-	return m->parents[node / 4];
+	const struct mnode *n = model_node(m, node);
+
+	return n ? n->parent : -1;
 }
 
 bool fdt_is_available(const void *fdt, int node)
@@ -321,7 +328,7 @@ char *model_path(const struct model *m, int node)
 
 	/* The nearest __overlay__ above (or at) @node, if any. */
 	for (up = node; up > 0; up = node_parent(m, up)) {
-		f = m->frag_at[up / 4];
+		f = model_frag_at(m, up);
 		if (f)
 			break;
 	}
@@ -397,7 +404,7 @@ static void scan_fragments(struct model *m)
 			continue;
 		m->overlay = true;
 		f = array_push(&m->frag, &m->nfrag, sizeof(*f));
-		m->frag_at[ov / 4] = m->nfrag;
+		model_node(m, ov)->frag = m->nfrag;
 		f->overlay = ov;
 		tp = prop_string(fdt, frag, "target-path");
 		if (tp) {
@@ -446,7 +453,7 @@ static void find_resmem(struct model *m)
 	if (!m->overlay) {
 		n = m->root_resmem;
 		if (n >= 0) {
-			m->flags[n / 4] |= NODE_RESMEM;
+			model_node(m, n)->flags |= NODE_RESMEM;
 			m->resmem = n;
 		}
 		return;
@@ -467,7 +474,7 @@ static void find_resmem(struct model *m)
 		}
 		if (n < 0)
 			continue;
-		m->flags[n / 4] |= NODE_RESMEM;
+		model_node(m, n)->flags |= NODE_RESMEM;
 		if (m->resmem < 0) {
 			m->resmem = n;
 			/* A fragment aimed at it edits the base's node. */
@@ -521,7 +528,7 @@ static bool top_level(const struct model *m, int node)
 
 	if (par == 0)
 		return true;
-	return par > 0 && m->frag_at[par / 4] && at_path(m, par, "/");
+	return par > 0 && model_frag_at(m, par) && at_path(m, par, "/");
 }
 
 static void scan_memory(struct model *m)
@@ -637,7 +644,7 @@ static void add_rmem(struct model *m, int node, bool in_resmem, int ac, int sc)
 {
 	struct rmem *rm = array_push(&m->rmem, &m->nrmem, sizeof(*rm));
 
-	m->rmem_at[node / 4] = m->nrmem;
+	model_node(m, node)->rmem = m->nrmem;
 	rm->node = node;
 	rm->path = model_path(m, node);
 	rm->available = fdt_is_available(m->fdt, node);
@@ -657,7 +664,7 @@ static void scan_reserved(struct model *m)
 	find_resmem(m);
 	for (int ni = 0; ni < m->nnodes; ni++) {
 		int node = m->nodes[ni], par = node_parent(m, node);
-		int ac = m->root_ac, sc = m->root_sc;
+		int ac = m->root_ac, sc = m->root_sc, f;
 		bool guessed;
 
 		if (!node_has(m, par, NODE_RESMEM)) {
@@ -666,7 +673,8 @@ static void scan_reserved(struct model *m)
 				add_rmem(m, node, false, 0, 0);
 			continue;
 		}
-		guessed = m->frag_at[par / 4] && !m->frag[m->frag_at[par / 4] - 1].resolved;
+		f = model_frag_at(m, par);
+		guessed = f && !m->frag[f - 1].resolved;
 		/*
 		 * The kernel reads reg and size with the root's cells; an
 		 * overlay that does not carry them has only its own
@@ -814,16 +822,16 @@ bool model_dynamic_place(const struct model *m, const struct rmem *rm,
 
 struct rmem *model_rmem_at(const struct model *m, int node)
 {
-	if (node < 0 || node / 4 >= m->nslots || !m->rmem_at[node / 4])
-		return NULL;
-	return &m->rmem[m->rmem_at[node / 4] - 1];
+	const struct mnode *n = model_node(m, node);
+
+	return n && n->rmem ? &m->rmem[n->rmem - 1] : NULL;
 }
 
 struct consumer *model_consumer_at(const struct model *m, int node)
 {
-	if (node < 0 || node / 4 >= m->nslots || !m->cons_at[node / 4])
-		return NULL;
-	return &m->cons[m->cons_at[node / 4] - 1];
+	const struct mnode *n = model_node(m, node);
+
+	return n && n->cons ? &m->cons[n->cons - 1] : NULL;
 }
 
 int model_build(struct model *m, const void *fdt, const struct model_opts *o)
@@ -873,11 +881,8 @@ void model_free(struct model *m)
 	free(m->frag);
 	free(m->mem);
 	free(m->rsv);
-	free(m->parents);
-	free(m->flags);
-	free(m->rmem_at);
-	free(m->cons_at);
-	free(m->frag_at);
+	free(m->slot);
+	free(m->nd);
 	free(m->phs);
 	free(m->nodes);
 	memset(m, 0, sizeof(*m));

@@ -159,6 +159,15 @@ struct fragment {
 	bool resolved;		/* target is a path */
 };
 
+/* What the index knows of one node. */
+struct mnode {
+	int parent;		/* parent offset, -1 for the root */
+	int rmem;		/* index + 1 into rmem, 0 for none */
+	int cons;		/* index + 1 into cons */
+	int frag;		/* __overlay__ nodes: index + 1 into frag */
+	uint8_t flags;		/* NODE_* */
+};
+
 struct model {
 	const void *fdt;
 	const struct model_opts *opts;
@@ -181,13 +190,16 @@ struct model {
 	struct consumer *cons;
 	int npci;
 	struct pci_node *pci;
-	/* Node index from one walk; per-node data indexed by offset / 4. */
+	/*
+	 * Node index from one walk: slot[offset / 4] is index + 1 into nd,
+	 * 0 where no node starts. Per-node data lives in nd, not in arrays
+	 * per slot: those were four times the structure block, and clearing
+	 * them was most of a one-file run's page faults.
+	 */
 	int nslots;
-	int *parents;		/* parent offset, -1 for the root */
-	uint8_t *flags;		/* NODE_* */
-	int *rmem_at;		/* index + 1 into rmem, 0 for none */
-	int *cons_at;		/* index + 1 into cons */
-	int *frag_at;		/* __overlay__ nodes: index + 1 into frag */
+	int *slot;
+	struct mnode *nd;
+	int nnd;
 	int *nodes;		/* offsets in document order, meta subtrees left out */
 	int nnodes;
 	int root_cpus, root_resmem, root_fixups;	/* children of /, or -1 */
@@ -201,6 +213,22 @@ struct model {
 };
 
 int model_build(struct model *m, const void *fdt, const struct model_opts *o);
+
+/* The index's entry for the node at offset @node, or NULL; O(1). */
+static inline struct mnode *model_node(const struct model *m, int node)
+{
+	if (node < 0 || node / 4 >= m->nslots || !m->slot[node / 4])
+		return NULL;
+	return &m->nd[m->slot[node / 4] - 1];
+}
+
+/* Index + 1 into m->frag of the __overlay__ node @node, 0 for none. */
+static inline int model_frag_at(const struct model *m, int node)
+{
+	const struct mnode *n = model_node(m, node);
+
+	return n ? n->frag : 0;
+}
 void model_free(struct model *m);
 
 /* Logical path of @node (overlay fragments mapped to their target). */

@@ -36,6 +36,20 @@ cli_tests() {
 	run_tool sh -c "\"$bin\" - < \"$w/rejected.dtb\""
 	[ $RUN_RC -eq 1 ] && grep -q '^<stdin>: error: .*\[pool-rejected-prop\]$' "$RUN_OUT"
 	t_check $? "${tag}DTB on standard input" "$RUN_OUT"
+	# Files are read into a buffer of their size, pipes into one that
+	# grows: a padded blob over 64 KiB takes both ways, an empty file one.
+	dtc -q -I dtb -O dtb -p 200000 -o "$w/padded.dtb" "$w/rejected.dtb"
+	run_tool sh -c "cat \"$w/padded.dtb\" | \"$bin\" -"
+	[ $RUN_RC -eq 1 ] && [ "$(stat -c %s "$w/padded.dtb")" -gt 200000 ] &&
+		grep -q '^<stdin>: error: .*\[pool-rejected-prop\]$' "$RUN_OUT"
+	t_check $? "${tag}a 200 KB DTB through a pipe" "$RUN_OUT"
+	run_tool "$bin" "$w/padded.dtb"
+	[ $RUN_RC -eq 1 ] && grep -q 'padded.dtb: error: .*\[pool-rejected-prop\]$' "$RUN_OUT"
+	t_check $? "${tag}a 200 KB DTB from a file" "$RUN_OUT"
+	: >"$w/empty.dtb"
+	run_tool "$bin" "$w/empty.dtb"
+	[ $RUN_RC -eq 2 ] && grep -q 'empty.dtb: dtc failed' "$RUN_ERR"
+	t_check $? "${tag}an empty file: clear error, exit 2" "$RUN_ERR"
 	run_tool sh -c "cd \"$fx/pool-rejected-prop\" && \"$bin\" -I .. - < trigger.dts"
 	[ $RUN_RC -eq 1 ] && grep -q '^<stdin>:7:3: error: .*\[pool-rejected-prop\]$' "$RUN_OUT"
 	t_check $? "${tag}DTS on standard input keeps line numbers" "$RUN_OUT"
