@@ -12,7 +12,7 @@ workload start
 rdmatop --check --duration 30 > "$WORK/out" 2> "$WORK/err" &
 pid=$!
 # The window starts once the program is attached (its line on stderr).
-wait_for_line "$WORK/err" "checking every DMA" 20 || {
+wait_for_line "$WORK/err" "checking every DMA" $START_WAIT || {
 	kill $pid 2>/dev/null
 	cat "$WORK/err" | sed 's/^/# /'
 	fail "rdmatop --check did not start its window"

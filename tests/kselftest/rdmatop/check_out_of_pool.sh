@@ -13,7 +13,7 @@ cleanup_hook() { unbind_test_driver $dev; }
 bind_test_driver $dev
 rdmatop --check --duration 4 > "$WORK/out" 2> "$WORK/err" &
 pid=$!
-wait_for_line "$WORK/err" "checking" 20 || { kill $pid; fail "rdmatop did not start: $(cat "$WORK/err")"; }
+wait_for_line "$WORK/err" "checking" $START_WAIT || { kill $pid; fail "rdmatop did not start: $(cat "$WORK/err")"; }
 for phys in 0x40000000 0x7f000000; do
 	res=$("$HERE/rdt_ctl" $dev map_resource $phys 4096 to) || fail "map_resource $phys: $res"
 	note "map_resource $phys: $res"

@@ -49,6 +49,12 @@ unbind_test_driver() {
 	echo > $d/driver_override
 }
 
+# How long rdmatop may take to load and attach its programs: about 4 s
+# on the board's kernels, 40 to 60 s on the debug kernel (KASAN, lockdep
+# and kmemleak under TCG, mostly the verifier). The waits end as soon as
+# it is up, so the bound costs nothing when rdmatop works.
+START_WAIT=${RDMATOP_START_WAIT:-120}
+
 # wait_for_line FILE TEXT SECS
 wait_for_line() {
 	i=0
@@ -78,14 +84,14 @@ busiest_maps() {
 	END { print (best != "" ? best : (dash ? "-" : "")) }' "$1"
 }
 
-# lines_after N: waits (up to 30 s) for N more lines in $WORK/out, where
+# lines_after N: waits (up to START_WAIT) for N more lines in $WORK/out, where
 # a background rdmatop --json writes, than there are now, then sets $line
 # to the newest: an interval that began after whatever the caller did
 # before.
 lines_after() {
 	want=$(($(wc -l < "$WORK/out") + $1))
 	i=0
-	while [ "$(wc -l < "$WORK/out")" -lt $want ] && [ $i -lt 300 ]; do
+	while [ "$(wc -l < "$WORK/out")" -lt $want ] && [ $i -lt $((START_WAIT * 10)) ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done

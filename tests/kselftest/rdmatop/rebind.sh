@@ -49,7 +49,7 @@ bind_test_driver $dev
 : > "$WORK/out"
 rdmatop --json -d 0.2 >> "$WORK/out" 2> "$WORK/err" &
 pid=$!
-wait_for_line "$WORK/out" '"devices"' 20 || fail "rdmatop did not start: $(cat "$WORK/err")"
+wait_for_line "$WORK/out" '"devices"' $START_WAIT || fail "rdmatop did not start: $(cat "$WORK/err")"
 
 total=0
 for round in 1 2; do
