@@ -5,7 +5,8 @@
  * shrinks the shared pool and the NVMe drive's to 1 MiB: below what four
  * threads of 1 MiB O_DIRECT writes and reads keep in flight on one disk.
  * Each disk gets that load in turn (--all-at-once: every disk at once,
- * which the USB and NVMe drivers do not survive yet; Documentation/
+ * which the USB and NVMe drivers survive only since "swiotlb: keep
+ * restricted pool allocations out of the mappings' way"; Documentation/
  * board.md). While the load runs:
  *   - each pool runs dry: its map_failures counter grows, and every
  *     failure is traced (swiotlb_map_failed);
