@@ -123,6 +123,17 @@ const volatile bool restricted_only = false;
  */
 const volatile __u64 max_slots = RDMA_MAX_SLOTS;
 
+/*
+ * The board's RAM (userspace, from /proc/iomem): the own check counts a
+ * range outside a device's pool only if some of it is RAM, as the
+ * kernel's audit does; one with none is another device's registers
+ * (dma_map_resource for slave DMA). nr_ram 0: not known, all is RAM.
+ */
+const volatile __u32 nr_ram = 0;
+const volatile struct rdma_ram ram[RDMA_MAX_RAM] = {};
+/* The kernel's page size: struct dma_coherent_mem counts pages. */
+const volatile __u64 page_size = 4096;
+
 /* Whether a DMA API call of @dev is left alone (--restricted-only). */
 static __always_inline bool skip_dev(struct device *dev)
 {
@@ -577,6 +588,39 @@ static __always_inline bool in_pool(__u64 phys, __u64 size, __u64 start, __u64 e
 	return phys >= start && phys < end && size <= end - phys;
 }
 
+/* Whether [phys, phys + size) overlaps the board's RAM; no sum can wrap. */
+static __noinline bool holds_ram(__u64 phys, __u64 size)
+{
+	__u32 i;
+
+	if (!nr_ram)
+		return true;
+	for (i = 0; i < RDMA_MAX_RAM && i < nr_ram; i++)
+		if (phys < ram[i].end && (phys >= ram[i].start || ram[i].start - phys < size))
+			return true;
+	return false;
+}
+
+/*
+ * Whether a coherent allocation lies in the device's own coherent pool
+ * (dev->dma_mem, in DMA addresses): the shared-dma-pool its node names
+ * beside the restricted pool, as the binding recommends, which the
+ * kernel's audit allows too.
+ */
+static __always_inline bool in_dev_coherent(struct device *dev, __u64 dma_addr, __u64 size)
+{
+	struct dma_coherent_mem *cm;
+	__u64 base;
+
+	if (!bpf_core_field_exists(dev->dma_mem))
+		return false;
+	cm = BPF_CORE_READ(dev, dma_mem);
+	if (!cm)
+		return false;
+	base = BPF_CORE_READ(cm, device_base);
+	return in_pool(dma_addr, size, base, base + BPF_CORE_READ(cm, size) * page_size);
+}
+
 /*
  * rdmatop's own out-of-pool check found a range handed to a restricted
  * device outside its pool: counted on the device (@dc; NULL when it is
@@ -719,6 +763,12 @@ int BPF_PROG(swiotlb_alloc_failed, struct device *dev, size_t size,
 	return 0;
 }
 
+/*
+ * The series' audit. Its later form adds a sixth argument, mmio: a range
+ * with no RAM in it (another device's registers), which is not out of
+ * pool. The argument is read only where the event's record has the field,
+ * so the program loads on kernels whose event has five.
+ */
 SEC("tp_btf/swiotlb_out_of_pool")
 int BPF_PROG(swiotlb_out_of_pool, struct device *dev, const char *api,
 	     dma_addr_t dma_addr, size_t size, bool refused)
@@ -728,6 +778,9 @@ int BPF_PROG(swiotlb_out_of_pool, struct device *dev, const char *api,
 	struct rdma_event *e;
 	int i;
 
+	if (bpf_core_field_exists(struct trace_event_raw_swiotlb_out_of_pool, mmio) &&
+	    (__u8)ctx[5])
+		return 0;
 	pool_index(mem);
 	touch_dev(dev, mem);
 	for (i = 0; i < 2; i++) {
@@ -911,7 +964,7 @@ static __always_inline void range_mapped(struct dma_range *r, struct rdma_counte
 			pc->map_failures += 1;
 		return;
 	}
-	if (r->restricted && !in_pool(phys, r->size, r->start, r->end))
+	if (r->restricted && !in_pool(phys, r->size, r->start, r->end) && holds_ram(phys, r->size))
 		report_out_of_pool(dc, pc, (struct device *)r->dev, (struct io_tlb_mem *)r->mem,
 				   r->api, r->addr, r->size);
 	if (slot) {
@@ -1183,12 +1236,15 @@ static __always_inline void coherent(struct device *dev, void *virt_addr, __u64 
 	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
 	struct rdma_counters *c, *pc;
 	struct dma_range r;
+	__u64 phys;
 
 	if (skip_dev(dev))
 		return;
 	if (alloc && virt_addr && pool_restricted(mem)) {
 		dma_range_init(&r, dev);
-		if (!in_pool(ranges_dma_to_phys(r.ranges, dma_addr), size, r.start, r.end)) {
+		phys = ranges_dma_to_phys(r.ranges, dma_addr);
+		if (!in_pool(phys, size, r.start, r.end) && !in_dev_coherent(dev, dma_addr, size) &&
+		    holds_ram(phys, size)) {
 			c = r.dev_slot >= 0 ? bpf_map_lookup_elem(&dev_stats, &r.dev_slot) : NULL;
 			pc = pool_counters_at(r.pool_slot);
 			report_out_of_pool(c, pc, dev, mem, RDMA_API_ALLOC, dma_addr, size);

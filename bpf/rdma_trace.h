@@ -25,7 +25,17 @@
 #define RDMA_MAX_SG		128	/* scatterlist segments walked per call (the
 					 * dma: events' DMA_TRACE_MAX_ENTRIES) */
 #define RDMA_TIME_SAMPLE	8	/* one bounce in 8 is timed (a power of 2) */
+#define RDMA_MAX_RAM		32	/* RAM ranges the own check knows */
 #define RDMA_RINGBUF_SIZE	(256 * 1024)
+
+/*
+ * A range of the board's RAM, [start, end), from /proc/iomem: what the
+ * own check tells RAM from another device's registers by.
+ */
+struct rdma_ram {
+	__u64 start;
+	__u64 end;
+};
 
 /* DMA directions, as enum dma_data_direction. */
 enum rdma_dir {

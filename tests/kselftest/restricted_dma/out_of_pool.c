@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The out-of-pool audit (the series' "dma-mapping: audit devices ..."
- * patch): a DMA range handed to a device with a restricted pool outside
- * that pool is counted (out_of_pool in stats) and traced
- * (swiotlb:swiotlb_out_of_pool), and refused when the pool is strict. dma_map_resource() of a device register, here a page of
- * the board's PL011 UART, is such a range: it never goes through the pool.
- * The board's real devices, after I/O on their disks, show none. Strict
- * mode cannot be turned off once on, so its refusals are tested in the
- * strict boot (strict_mode.c).
+ * patch): RAM outside the regions a device with a restricted pool is
+ * allowed, handed to that device, is counted (out_of_pool in stats) and
+ * traced (swiotlb:swiotlb_out_of_pool), and refused when the pool is
+ * strict. dma_map_resource() never goes through the pool: of RAM below
+ * and above the pool it is such a range; of a device register, here a
+ * page of the board's PL011 UART, it is MMIO, counted apart (mmio) and
+ * traced as such. The board's real devices, after I/O on their disks,
+ * show none. Strict mode cannot be turned off once on, so its refusals
+ * are tested in the strict boot (strict_mode.c); the two-region
+ * configuration in coherent_region.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +31,8 @@
 #define UART_PHYS	0x9000000ULL	/* QEMU virt's PL011, outside every pool */
 /* RAM above every pool of the board: the audit must not wrap past a pool's end */
 #define HIGH_PHYS	0x7f000000ULL
+/* RAM below every pool: the board's first page of RAM */
+#define LOW_PHYS	0x40000000ULL
 #define CHUNK		(64 * 1024)
 #define NCHUNKS		8
 
@@ -73,9 +78,12 @@ static long traced(FIXTURE_DATA(audit) *self, const char *extra)
 	return n;
 }
 
-/* A resource mapping at phys is handed out, counted once and traced once. */
+/*
+ * A resource mapping at phys is handed out, counted once and traced once:
+ * as mmio when mmio, else as out_of_pool.
+ */
 static void resource_counted(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(audit) *self, unsigned long long phys)
+			     FIXTURE_DATA(audit) *self, unsigned long long phys, bool mmio)
 {
 	struct rdma_stats after;
 	uint64_t id, inpool;
@@ -90,22 +98,30 @@ static void resource_counted(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "inpool", &inpool));
 	EXPECT_EQ(0U, inpool);
 	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &after));
-	EXPECT_EQ(1U, rdma_stat_delta(&self->before, &after, "out_of_pool"));
+	EXPECT_EQ(mmio ? 0U : 1U, rdma_stat_delta(&self->before, &after, "out_of_pool"));
+	EXPECT_EQ(mmio ? 1U : 0U, rdma_stat_delta(&self->before, &after, "mmio"));
 	rdma_fmt(expect, sizeof(expect), "dma_addr=%llx size=4096", phys);
 	EXPECT_EQ(1, traced(self, expect));
+	EXPECT_EQ(mmio ? 1 : 0, traced(self, " MMIO"));
 	EXPECT_EQ(0, traced(self, "REFUSED"));
 	EXPECT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "unmap_resource %llu", (unsigned long long)id));
 }
 
-TEST_F(audit, resource_counted_and_traced)
+/* A device's registers: MMIO, not RAM out of the pool. */
+TEST_F(audit, resource_mmio_counted_apart)
 {
-	resource_counted(_metadata, self, UART_PHYS);
+	resource_counted(_metadata, self, UART_PHYS, true);
+}
+
+TEST_F(audit, resource_ram_below_pool_counted)
+{
+	resource_counted(_metadata, self, LOW_PHYS, false);
 }
 
 /* Above the pool: the audit's range check must not wrap past its end. */
-TEST_F(audit, resource_above_pool_counted)
+TEST_F(audit, resource_ram_above_pool_counted)
 {
-	resource_counted(_metadata, self, HIGH_PHYS);
+	resource_counted(_metadata, self, HIGH_PHYS, false);
 }
 
 /* O_DIRECT writes then reads on a disk; 0 or -1. */

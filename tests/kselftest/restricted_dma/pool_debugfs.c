@@ -30,7 +30,7 @@ static const char *const files[] = {
 static const char *const stats_keys[] = {
 	"base", "size", "nslabs", "used", "used_hiwater", "free_run_max", "maps", "unmaps",
 	"map_failures", "bytes_to_device", "bytes_from_device", "allocs", "frees",
-	"alloc_failures", "out_of_pool", "devices",
+	"alloc_failures", "out_of_pool", "mmio", "devices",
 };
 #define NKEYS		ARRAY_SIZE(stats_keys)
 #define CHECKS_PER_POOL	(1 + NFILES + 5)

@@ -286,8 +286,8 @@ bool rdma_pool_shrunk(const char *pool, uint64_t *size)
 	return *size < RDMA_SHRUNK_POOL;
 }
 
-/* The reserved-memory node whose phandle is ph, if a restricted pool. */
-static int dt_pool_by_phandle(uint32_t ph, char *pool, size_t len)
+/* The reserved-memory node whose phandle is ph, if compatible with compat. */
+static int dt_region_by_phandle(uint32_t ph, const char *compat_want, char *pool, size_t len)
 {
 	const char *rm = DT_ROOT "/reserved-memory";
 	DIR *d = opendir(rm);
@@ -307,7 +307,7 @@ static int dt_pool_by_phandle(uint32_t ph, char *pool, size_t len)
 			continue;
 		rdma_fmt(path, sizeof(path), "%s/%s/compatible", rm, e->d_name);
 		compat = rdma_read_file(path, NULL);
-		if (compat && !strcmp(compat, "restricted-dma-pool")) {
+		if (compat && !strcmp(compat, compat_want)) {
 			rdma_fmt(pool, len, "%s", e->d_name);
 			ret = 0;
 		}
@@ -318,8 +318,8 @@ static int dt_pool_by_phandle(uint32_t ph, char *pool, size_t len)
 	return ret;
 }
 
-/* The first restricted pool in a DT node's memory-region, as 6.1 picks. */
-static bool dt_node_pool(const char *of_node, char *pool, size_t len)
+/* The first region of a compatible in a DT node's memory-region. */
+static bool dt_node_region(const char *of_node, const char *compat, char *pool, size_t len)
 {
 	char path[PATH_MAX];
 	unsigned char *mr;
@@ -331,7 +331,7 @@ static bool dt_node_pool(const char *of_node, char *pool, size_t len)
 	if (!mr)
 		return false;
 	for (size_t i = 0; i + 4 <= n && !found; i += 4)
-		found = !dt_pool_by_phandle(be32(mr + i), pool, len);
+		found = !dt_region_by_phandle(be32(mr + i), compat, pool, len);
 	free(mr);
 	return found;
 }
@@ -420,7 +420,7 @@ int rdma_dt_device_pool(const char *devname, char *pool, size_t len)
 		if (!access(link, F_OK)) {
 			if (!realpath(link, node))
 				return -errno;
-			dt_node_pool(node, pool, len);
+			dt_node_region(node, "restricted-dma-pool", pool, len);
 			if (pool[0] || !is_pci_device(dev))
 				return 0;
 		}
@@ -570,4 +570,17 @@ long rdma_trace_count_device(const char *devname)
 		n++;
 	free(trace);
 	return n;
+}
+
+int rdma_dt_device_region(const char *devname, const char *compat, char *region, size_t len)
+{
+	char dev[PATH_MAX], link[PATH_MAX + 8], node[PATH_MAX];
+
+	region[0] = '\0';
+	if (rdma_sysfs_device(devname, dev, sizeof(dev)))
+		return -ENOENT;
+	rdma_fmt(link, sizeof(link), "%s/of_node", dev);
+	if (!realpath(link, node))
+		return -errno;
+	return dt_node_region(node, compat, region, len) ? 0 : -ENOENT;
 }

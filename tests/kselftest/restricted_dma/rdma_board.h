@@ -83,6 +83,12 @@ int rdma_dt_pool_size(const char *pool, uint64_t *size);
  */
 int rdma_dt_device_pool(const char *devname, char *pool, size_t len);
 
+/*
+ * The first reserved-memory node of a compatible ("shared-dma-pool") in
+ * the memory-region of the device's own DT node: 0, or -ENOENT.
+ */
+int rdma_dt_device_region(const char *devname, const char *compat, char *region, size_t len);
+
 /* The sysfs directory of a device by dev_name(), or -ENOENT. */
 int rdma_sysfs_device(const char *devname, char *path, size_t len);
 

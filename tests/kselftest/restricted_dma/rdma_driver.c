@@ -146,18 +146,32 @@ int rdma_unmap(struct rdma_ctl *c, int id, bool *data_ok)
 int rdma_testdev_open(struct rdma_testdev *t, const struct rdma_board *b, bool odd,
 		      char *why, size_t len)
 {
+	const struct rdma_device *d = rdma_board_test_device(b, odd);
+
+	if (!d) {
+		memset(t, 0, sizeof(*t));
+		t->ctl.fd = -1;
+		rdma_fmt(why, len, "the layout lists no test device with a%s pool",
+			 odd ? "n odd-size" : " 256 KiB-multiple");
+		return -ENOENT;
+	}
+	return rdma_testdev_open_dev(t, b, d, why, len);
+}
+
+int rdma_testdev_open_dev(struct rdma_testdev *t, const struct rdma_board *b,
+			  const struct rdma_device *d, char *why, size_t len)
+{
 	uint64_t size;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
 	t->ctl.fd = -1;
-	t->dev = rdma_board_test_device(b, odd);
-	if (!t->dev) {
-		rdma_fmt(why, len, "the layout lists no test device with a%s pool",
-			 odd ? "n odd-size" : " 256 KiB-multiple");
+	t->dev = d;
+	t->pool = rdma_board_pool(b, t->dev->pool);
+	if (!t->pool) {
+		rdma_fmt(why, len, "device %s: no pool in the layout", d->name);
 		return -ENOENT;
 	}
-	t->pool = rdma_board_pool(b, t->dev->pool);
 	ret = rdma_dt_pool_reg(t->pool->name, &t->base, &size);
 	if (ret) {
 		rdma_fmt(why, len, "pool %s: no reg in the device tree", t->pool->name);

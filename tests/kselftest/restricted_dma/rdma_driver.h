@@ -77,6 +77,9 @@ struct rdma_testdev {
  */
 int rdma_testdev_open(struct rdma_testdev *t, const struct rdma_board *b, bool odd,
 		      char *why, size_t len);
+/* The same for a given device of the layout (its pool must be listed). */
+int rdma_testdev_open_dev(struct rdma_testdev *t, const struct rdma_board *b,
+			  const struct rdma_device *d, char *why, size_t len);
 /* Close the handle and unbind: the driver releases what is still mapped. */
 void rdma_testdev_close(struct rdma_testdev *t);
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Strict mode (kernel/VER/patches: "dma-mapping: audit devices ..."): with
- * restricted_dma=strict every restricted pool refuses DMA ranges outside
- * it, and stays strict: its swiotlb/<pool>/strict debugfs file can turn
+ * restricted_dma=strict every restricted pool refuses RAM outside it (a
+ * device's registers are MMIO and pass, counted apart), and stays strict: its swiotlb/<pool>/strict debugfs file can turn
  * strict on, never off (EPERM). Strictness cannot be undone within a boot,
  * so this runs in the strict boot, with strict_probe:
  *
@@ -28,6 +28,7 @@
 #define STRICT		"restricted_dma=strict"
 #define EVENT		"swiotlb/swiotlb_out_of_pool"
 #define UART_PHYS	0x9000000ULL	/* QEMU virt's PL011, outside every pool */
+#define HIGH_PHYS	0x7f000000ULL	/* RAM above every pool */
 
 static struct rdma_board board;
 
@@ -103,8 +104,8 @@ TEST_F(strict, refuses_out_of_pool)
 
 	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &before));
 	ASSERT_EQ(0, rdma_trace_start(EVENT));
-	EXPECT_EQ(-EIO, rdma_ctl_cmd(&self->t.ctl, "map_resource %#llx 4096 to", UART_PHYS)) {
-		TH_LOG("strict pool, map_resource: %s", self->t.ctl.res);
+	EXPECT_EQ(-EIO, rdma_ctl_cmd(&self->t.ctl, "map_resource %#llx 4096 to", HIGH_PHYS)) {
+		TH_LOG("strict pool, map_resource of RAM: %s", self->t.ctl.res);
 	}
 	rdma_trace_stop(EVENT);
 	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &after));
@@ -118,6 +119,32 @@ TEST_F(strict, refuses_out_of_pool)
 	ASSERT_EQ(0, rdma_map(&self->t.ctl, 4096, 0, "bidi", &m)) TH_LOG("%s", self->t.ctl.res);
 	EXPECT_TRUE(m.inpool && m.bounce_ok);
 	EXPECT_EQ(0, rdma_unmap(&self->t.ctl, m.id, &ok));
+}
+
+/* A device's registers are not RAM: counted as mmio, never refused. */
+TEST_F(strict, mmio_not_refused)
+{
+	const char *needles[] = { "api=dma_map_resource ", " MMIO", NULL };
+	struct rdma_stats before, after;
+	uint64_t id;
+	char *trace;
+
+	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &before));
+	ASSERT_EQ(0, rdma_trace_start(EVENT));
+	ASSERT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "map_resource %#llx 4096 to", UART_PHYS)) {
+		TH_LOG("strict pool, map_resource of the UART: %s", self->t.ctl.res);
+	}
+	rdma_trace_stop(EVENT);
+	ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "id", &id));
+	EXPECT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "unmap_resource %llu", (unsigned long long)id));
+	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &after));
+	EXPECT_EQ(1U, rdma_stat_delta(&before, &after, "mmio"));
+	EXPECT_EQ(0U, rdma_stat_delta(&before, &after, "out_of_pool"));
+	trace = rdma_trace_read();
+	ASSERT_NE(NULL, trace);
+	EXPECT_EQ(1, rdma_trace_count(trace, "swiotlb_out_of_pool", needles));
+	EXPECT_EQ(NULL, strstr(trace, "REFUSED"));
+	free(trace);
 }
 
 int main(int argc, char **argv)

@@ -45,7 +45,7 @@ static const struct {
 	{ "swiotlb/swiotlb_free", POOL_FIELDS "tlb_addr size" },
 	{ "swiotlb/swiotlb_map_failed", POOL_FIELDS "size used nslabs" },
 	{ "swiotlb/swiotlb_alloc_failed", POOL_FIELDS "size used nslabs" },
-	{ "swiotlb/swiotlb_out_of_pool", POOL_FIELDS "api dma_addr size refused" },
+	{ "swiotlb/swiotlb_out_of_pool", POOL_FIELDS "api dma_addr size refused mmio" },
 	{ "dma/dma_map_page", "device phys_addr dma_addr size dir attrs" },
 	{ "dma/dma_map_resource", "device phys_addr dma_addr size dir attrs" },
 	{ "dma/dma_unmap_page", "device addr size dir attrs" },

@@ -108,6 +108,9 @@ static int load_attach(struct rt_bpf *b, const struct btf *vmlinux, bool restric
 	 */
 	b->skel->rodata->restricted_only = restricted_only;
 	m->restricted_only = restricted_only;
+	b->skel->rodata->nr_ram = sys_ram("/proc/iomem", (struct rdma_ram *)b->skel->rodata->ram,
+					  RDMA_MAX_RAM);
+	b->skel->rodata->page_size = sysconf(_SC_PAGESIZE);
 	/* One entry per slot of the restricted pools the board has. */
 	b->skel->rodata->max_slots = pool_slots(m);
 	if (bpf_map__set_max_entries(b->skel->maps.inflight_slots,

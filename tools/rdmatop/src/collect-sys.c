@@ -61,6 +61,41 @@ int sys_memlock(const char *path, uint64_t *bytes)
 	return ret;
 }
 
+int sys_ram(const char *path, struct rdma_ram *r, int max)
+{
+	unsigned long long start, end;
+	char line[256];
+	bool zero = false;
+	int n = 0, name;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		/* Top level only: children are indented. */
+		if (sscanf(line, "%llx-%llx : %n", &start, &end, &name) != 2 ||
+		    line[0] == ' ' || end < start)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (strcmp(line + name, "System RAM") && strcmp(line + name, "reserved"))
+			continue;
+		zero |= !start && !end;
+		if (n && r[n - 1].end == start) {
+			r[n - 1].end = end == ULLONG_MAX ? end : end + 1;
+			continue;
+		}
+		if (n == max) {
+			n = 0;
+			break;
+		}
+		r[n].start = start;
+		r[n].end = end == ULLONG_MAX ? end : end + 1;
+		n++;
+	}
+	fclose(f);
+	return zero ? 0 : n;
+}
+
 /*
  * A debugfs number file. read(2) rather than stdio: it is read for every
  * pool every interval, and a FILE's buffer and scanf cost more than the

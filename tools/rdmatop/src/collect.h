@@ -48,6 +48,16 @@ void sys_devices(struct rt_model *m, const struct sys_paths *p, bool rescan);
  */
 int sys_memlock(const char *path, uint64_t *bytes);
 
+/*
+ * sys_ram - the board's RAM from /proc/iomem at @path: its top-level
+ * "System RAM" and "reserved" ranges (arm64 lists memory the kernel does
+ * not map, no-map reserved-memory, as "reserved"), merged where they
+ * touch, into @r (at most @max). Returns how many, or 0 when it cannot
+ * tell: the file is unreadable, lists no RAM, shows the zero addresses it
+ * gives a reader without CAP_SYS_ADMIN, or has more ranges than @max.
+ */
+int sys_ram(const char *path, struct rdma_ram *r, int max);
+
 struct rt_bpf;
 
 /*

@@ -1062,6 +1062,88 @@ static void test_memlock(void)
 	model_free(&m);
 }
 
+/* Write @text to a new temporary file named in @path; 0 or -1. */
+static int temp_file(char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd = mkstemp(path);
+	bool whole;
+
+	if (fd < 0)
+		return -1;
+	whole = write(fd, text, len) == (ssize_t)len;
+	close(fd);
+	return whole ? 0 : -1;
+}
+
+static void test_ram(void)
+{
+	/* The board's /proc/iomem (6.12): no-map dual-coherent is top-level "reserved". */
+	static const char board[] =
+		"08000000-0800ffff : GICD\n"
+		"09000000-09000fff : pl011@9000000\n"
+		"  09000000-09000fff : 9000000.pl011 pl011@9000000\n"
+		"10000000-3efeffff : pcie@10000000\n"
+		"  10000000-10000fff : 0000:00:01.0\n"
+		"40000000-715fffff : System RAM\n"
+		"  40200000-40c3ffff : Kernel code\n"
+		"  71500000-715fffff : reserved\n"
+		"71600000-716fffff : reserved\n"
+		"71700000-7fffffff : System RAM\n"
+		"  7ed00000-7fdfffff : reserved\n"
+		"4010000000-401fffffff : PCI ECAM\n"
+		"8000000000-ffffffffff : pcie@10000000\n";
+	/* The same read without CAP_SYS_ADMIN: every address is 0. */
+	static const char unprivileged[] =
+		"00000000-00000000 : pl011@9000000\n"
+		"00000000-00000000 : System RAM\n"
+		"00000000-00000000 : System RAM\n";
+	/* Two banks with a hole, the second above 4 GiB. */
+	static const char banks[] =
+		"80000000-bfffffff : System RAM\n"
+		"c0000000-c0ffffff : a0000000.wifi\n"
+		"880000000-8ffffffff : System RAM\n";
+	char path[] = "/tmp/rdmatop-iomem.XXXXXX";
+	struct rdma_ram r[RDMA_MAX_RAM];
+	char many[RDMA_MAX_RAM * 2 * 48];
+	size_t len = 0;
+	int n;
+
+	if (temp_file(path, board)) {
+		ok(0, "ram: temporary file");
+		return;
+	}
+	n = sys_ram(path, r, RDMA_MAX_RAM);
+	ok(n == 1 && r[0].start == 0x40000000 && r[0].end == 0x80000000,
+	   "ram: the board's RAM is one range, no-map memory included (%d)", n);
+	unlink(path);
+	ok(sys_ram(path, r, RDMA_MAX_RAM) == 0, "ram: a missing file tells nothing");
+	strcpy(path, "/tmp/rdmatop-iomem.XXXXXX");
+	if (!temp_file(path, unprivileged)) {
+		ok(sys_ram(path, r, RDMA_MAX_RAM) == 0, "ram: zero addresses tell nothing");
+		unlink(path);
+	}
+	strcpy(path, "/tmp/rdmatop-iomem.XXXXXX");
+	if (!temp_file(path, banks)) {
+		n = sys_ram(path, r, RDMA_MAX_RAM);
+		ok(n == 2 && r[0].start == 0x80000000 && r[0].end == 0xc0000000 &&
+		   r[1].start == 0x880000000ULL && r[1].end == 0x900000000ULL,
+		   "ram: two banks, the device between them left out (%d)", n);
+		ok(sys_ram(path, r, 1) == 0, "ram: more banks than room tells nothing");
+		unlink(path);
+	}
+	/* RDMA_MAX_RAM + 1 banks, each with a gap after it */
+	for (int i = 0; i <= RDMA_MAX_RAM; i++)
+		len += snprintf(many + len, sizeof(many) - len, "%x-%x : System RAM\n",
+				0x40000000 + i * 0x200000, 0x40000000 + i * 0x200000 + 0xfffff);
+	strcpy(path, "/tmp/rdmatop-iomem.XXXXXX");
+	if (!temp_file(path, many)) {
+		ok(sys_ram(path, r, RDMA_MAX_RAM) == 0, "ram: %d banks, over the table, tell nothing",
+		   RDMA_MAX_RAM + 1);
+		unlink(path);
+	}
+}
+
 /* ---- the Prometheus textfile: whole, and no fsync() a interval ---- */
 
 int __real_fsync(int fd);
@@ -1275,6 +1357,7 @@ int main(int argc, char **argv)
 	test_prom_families();
 	test_unseen();
 	test_memlock();
+	test_ram();
 	test_restricted_only();
 	test_aging();
 	test_history();

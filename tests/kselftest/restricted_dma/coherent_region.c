@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The binding's two-region configuration (reserved-memory/
+ * shared-dma-pool.yaml): a device names a restricted pool for its
+ * streaming DMA and a shared-dma-pool for its coherent allocations. The
+ * board's /dma-test-dual does; the test driver attaches the shared pool
+ * at probe, as a real driver would. Coherent memory must come from the
+ * shared pool, mappings must bounce through the restricted pool, and the
+ * audit must count neither as out of pool. With restricted_dma=strict
+ * (the strict boot runs this test too) both must still work, while RAM
+ * outside both regions is still counted, and refused.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdma_harness.h"
+#include "rdma_board.h"
+#include "rdma_driver.h"
+#include "rdma_stats.h"
+#include "rdma_trace.h"
+
+#define EVENT		"swiotlb/swiotlb_out_of_pool"
+#define STRICT		"restricted_dma=strict"
+/* RAM above every region of the board */
+#define HIGH_PHYS	0x7f000000ULL
+
+static struct rdma_board board;
+
+FIXTURE(dual) {
+	struct rdma_testdev t;
+	char coherent[RDMA_NAME_LEN];
+	uint64_t cbase, cend;
+	struct rdma_stats before;
+	bool strict;
+};
+
+/* The layout's test device whose node also names a shared-dma-pool. */
+static const struct rdma_device *dual_device(char *region, size_t len)
+{
+	for (int i = 0; i < board.ndevices; i++) {
+		const struct rdma_device *d = &board.devices[i];
+
+		if (!strcmp(d->role, "test") &&
+		    !rdma_dt_device_region(d->name, "shared-dma-pool", region, len))
+			return d;
+	}
+	return NULL;
+}
+
+FIXTURE_SETUP(dual)
+{
+	const struct rdma_device *d = dual_device(self->coherent, sizeof(self->coherent));
+	uint64_t size;
+	char why[256];
+
+	ASSERT_NE(NULL, d) TH_LOG("no test device of the layout names a shared-dma-pool");
+	ASSERT_EQ(0, rdma_dt_pool_reg(self->coherent, &self->cbase, &size));
+	self->cend = self->cbase + size;
+	ASSERT_EQ(0, rdma_testdev_open_dev(&self->t, &board, d, why, sizeof(why))) {
+		TH_LOG("%s", why);
+	}
+	self->strict = rdma_cmdline_has(STRICT);
+	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &self->before));
+	ASSERT_EQ(0, rdma_trace_start(EVENT));
+}
+
+FIXTURE_TEARDOWN(dual)
+{
+	rdma_trace_stop(EVENT);
+	rdma_testdev_close(&self->t);
+}
+
+/* The device's out-of-pool events since setup. */
+static long events(FIXTURE_DATA(dual) *self)
+{
+	char needle[RDMA_NAME_LEN + 16];
+	const char *needles[] = { needle, NULL };
+	char *trace = rdma_trace_read();
+	long n;
+
+	if (!trace)
+		return -1;
+	rdma_fmt(needle, sizeof(needle), "dev_name: %s ", self->t.dev->name);
+	n = rdma_trace_count(trace, "swiotlb_out_of_pool", needles);
+	free(trace);
+	return n;
+}
+
+static uint64_t delta(FIXTURE_DATA(dual) *self, const char *key)
+{
+	struct rdma_stats now;
+
+	if (rdma_stats_read(self->t.pool->name, &now))
+		return UINT64_MAX;
+	return rdma_stat_delta(&self->before, &now, key);
+}
+
+TEST_F(dual, strict_as_booted)
+{
+	char path[512], *s;
+
+	ASSERT_EQ(0, rdma_pool_file(self->t.pool->name, "strict", path, sizeof(path)));
+	s = rdma_read_file(path, NULL);
+	ASSERT_NE(NULL, s);
+	EXPECT_STREQ(self->strict ? "Y\n" : "N\n", s);
+	free(s);
+}
+
+/* Coherent memory comes from the shared pool, whole, and is not reported. */
+TEST_F(dual, coherent_from_shared_pool)
+{
+	static const size_t sizes[] = { 4096, 65536, 262144 };
+	uint64_t id[3], dma, size;
+
+	for (int i = 0; i < 3; i++) {
+		ASSERT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "alloc %zu", sizes[i])) {
+			TH_LOG("alloc %zu: %s", sizes[i], self->t.ctl.res);
+		}
+		ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "id", &id[i]));
+		ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "dma", &dma));
+		ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "size", &size));
+		EXPECT_TRUE(dma >= self->cbase && dma < self->cend && size <= self->cend - dma) {
+			TH_LOG("alloc %zu at %#llx: not in %s [%#llx, %#llx)", sizes[i],
+			       (unsigned long long)dma, self->coherent,
+			       (unsigned long long)self->cbase, (unsigned long long)self->cend);
+		}
+	}
+	for (int i = 0; i < 3; i++)
+		EXPECT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "free %llu", (unsigned long long)id[i]));
+	rdma_trace_stop(EVENT);
+	EXPECT_EQ(0U, delta(self, "out_of_pool"));
+	EXPECT_EQ(0U, delta(self, "mmio"));
+	EXPECT_EQ(0U, delta(self, "allocs")) TH_LOG("served by the restricted pool");
+	EXPECT_EQ(0, events(self));
+}
+
+/* Streaming DMA still bounces through the restricted pool. */
+TEST_F(dual, mappings_bounce_through_restricted_pool)
+{
+	struct rdma_map m;
+	bool ok;
+
+	ASSERT_EQ(0, rdma_map(&self->t.ctl, 16384, 100, "bidi", &m)) TH_LOG("%s", self->t.ctl.res);
+	EXPECT_TRUE(m.inpool) TH_LOG("mapped at %#llx", (unsigned long long)m.dma);
+	EXPECT_TRUE(m.bounce_ok);
+	EXPECT_EQ(0, rdma_unmap(&self->t.ctl, m.id, &ok));
+	EXPECT_TRUE(ok);
+	rdma_trace_stop(EVENT);
+	EXPECT_EQ(1U, delta(self, "maps"));
+	EXPECT_EQ(0U, delta(self, "out_of_pool"));
+	EXPECT_EQ(0, events(self));
+}
+
+/* The allowance is the two regions, not all of RAM. */
+TEST_F(dual, ram_outside_both_regions_reported)
+{
+	uint64_t id;
+	int ret;
+
+	ret = rdma_ctl_cmd(&self->t.ctl, "map_resource %#llx 4096 to", HIGH_PHYS);
+	rdma_trace_stop(EVENT);
+	if (self->strict) {
+		EXPECT_EQ(-EIO, ret) TH_LOG("strict, map_resource: %s", self->t.ctl.res);
+	} else {
+		ASSERT_EQ(0, ret) TH_LOG("map_resource: %s", self->t.ctl.res);
+		ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "id", &id));
+		EXPECT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "unmap_resource %llu",
+					  (unsigned long long)id));
+	}
+	EXPECT_EQ(1U, delta(self, "out_of_pool"));
+	EXPECT_EQ(1, events(self));
+}
+
+/*
+ * A driver that leaves the reserved memory assigned (dma_map_benchmark),
+ * then one that releases it on unbind (the test driver, for its shared
+ * pool): of_reserved_mem_device_release() then releases the restricted
+ * pool once per probe that assigned it, and every release after the
+ * first must leave the pool's bookkeeping alone (it once took the
+ * default pool's uninitialised device list and oopsed).
+ */
+FIXTURE(rebind) {
+};
+
+FIXTURE_SETUP(rebind)
+{
+}
+
+FIXTURE_TEARDOWN(rebind)
+{
+}
+
+TEST_F(rebind, after_a_driver_that_keeps_the_pool)
+{
+	char region[RDMA_NAME_LEN], why[256];
+	const struct rdma_device *d = dual_device(region, sizeof(region));
+	struct rdma_testdev t;
+	struct rdma_map m;
+	bool ok;
+
+	ASSERT_NE(NULL, d) TH_LOG("no test device of the layout names a shared-dma-pool");
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, rdma_bind_driver(d->name, "dma_map_benchmark")) {
+			TH_LOG("cannot bind dma_map_benchmark to %s", d->name);
+		}
+		rdma_unbind_driver(d->name, "dma_map_benchmark");
+	}
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, rdma_testdev_open_dev(&t, &board, d, why, sizeof(why))) TH_LOG("%s", why);
+		EXPECT_EQ(0, rdma_map(&t.ctl, 4096, 0, "bidi", &m)) TH_LOG("%s", t.ctl.res);
+		EXPECT_TRUE(m.inpool) TH_LOG("bind %d: mapped outside the pool", i);
+		EXPECT_EQ(0, rdma_unmap(&t.ctl, m.id, &ok));
+		rdma_testdev_close(&t);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	rdma_board_load(&board);
+	return test_harness_run(argc, argv);
+}
