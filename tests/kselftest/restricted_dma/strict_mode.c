@@ -2,7 +2,8 @@
 /*
  * Strict mode (kernel/VER/patches: "dma-mapping: audit devices ..."): with
  * restricted_dma=strict every restricted pool refuses RAM outside it (a
- * device's registers are MMIO and pass, counted apart), and stays strict: its swiotlb/<pool>/strict debugfs file can turn
+ * device's registers are MMIO and pass, counted apart), fences a device
+ * whose pool is released under its driver, and stays strict: its swiotlb/<pool>/strict debugfs file can turn
  * strict on, never off (EPERM). Strictness cannot be undone within a boot,
  * so this runs in the strict boot, with strict_probe:
  *
@@ -145,6 +146,45 @@ TEST_F(strict, mmio_not_refused)
 	EXPECT_EQ(1, rdma_trace_count(trace, "swiotlb_out_of_pool", needles));
 	EXPECT_EQ(NULL, strstr(trace, "REFUSED"));
 	free(trace);
+}
+
+/*
+ * A driver that releases its device's reserved memory and goes on (as
+ * some drivers' error paths do) must not get DMA to all of memory: the
+ * device is fenced, every mapping and allocation fails, until it probes
+ * again and gets its pool back.
+ */
+TEST_F(strict, released_pool_fences_the_device)
+{
+	char why[256];
+	struct rdma_map m;
+	bool ok;
+
+	ASSERT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "release")) TH_LOG("%s", self->t.ctl.res);
+	EXPECT_TRUE(rdma_res_is(self->t.ctl.res, "pool", "fenced")) {
+		TH_LOG("after release: %s", self->t.ctl.res);
+	}
+	EXPECT_EQ(-ENOMEM, rdma_ctl_cmd(&self->t.ctl, "map 4096 0 to")) {
+		TH_LOG("map after release: %s", self->t.ctl.res);
+	}
+	EXPECT_EQ(-EIO, rdma_ctl_cmd(&self->t.ctl, "map_sg 4 4096 0 bidi")) {
+		TH_LOG("map_sg after release: %s", self->t.ctl.res);
+	}
+	EXPECT_EQ(-ENOMEM, rdma_ctl_cmd(&self->t.ctl, "alloc 4096")) {
+		TH_LOG("alloc after release: %s", self->t.ctl.res);
+	}
+	EXPECT_EQ(-EIO, rdma_ctl_cmd(&self->t.ctl, "map_resource %#llx 4096 to", HIGH_PHYS)) {
+		TH_LOG("map_resource after release: %s", self->t.ctl.res);
+	}
+
+	/* A new probe gives the pool back. */
+	rdma_testdev_close(&self->t);
+	self->open = false;
+	ASSERT_EQ(0, rdma_testdev_open(&self->t, &board, false, why, sizeof(why))) TH_LOG("%s", why);
+	self->open = true;
+	ASSERT_EQ(0, rdma_map(&self->t.ctl, 4096, 0, "bidi", &m)) TH_LOG("%s", self->t.ctl.res);
+	EXPECT_TRUE(m.inpool && m.bounce_ok);
+	EXPECT_EQ(0, rdma_unmap(&self->t.ctl, m.id, &ok));
 }
 
 int main(int argc, char **argv)
