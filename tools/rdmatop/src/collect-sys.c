@@ -80,8 +80,10 @@ int sys_ram(const char *path, struct rdma_ram *r, int max)
 		if (strcmp(line + name, "System RAM") && strcmp(line + name, "reserved"))
 			continue;
 		zero |= !start && !end;
+		/* [start, end] inclusive; kept half-open, without wrapping */
+		end += end != ULLONG_MAX;
 		if (n && r[n - 1].end == start) {
-			r[n - 1].end = end == ULLONG_MAX ? end : end + 1;
+			r[n - 1].end = end;
 			continue;
 		}
 		if (n == max) {
@@ -89,7 +91,7 @@ int sys_ram(const char *path, struct rdma_ram *r, int max)
 			break;
 		}
 		r[n].start = start;
-		r[n].end = end == ULLONG_MAX ? end : end + 1;
+		r[n].end = end;
 		n++;
 	}
 	fclose(f);
