@@ -6,7 +6,7 @@
  * one slot per 2 KiB. Devices without a pool got none.
  *
  * A pool is attached when its device's driver probes, so the board's test
- * devices (role "test", no driver of their own) get dma_map_benchmark
+ * devices (roles "test" and "shared", no driver of their own) get dma_map_benchmark
  * bound for the duration.
  */
 #define _GNU_SOURCE
@@ -97,7 +97,7 @@ int main(void)
 	rdma_board_load(&b);
 
 	for (int i = 0; i < b.ndevices; i++) {
-		if (strcmp(b.devices[i].role, "test"))
+		if (!rdma_device_driverless(&b.devices[i]))
 			continue;
 		if (rdma_bind_driver(b.devices[i].name, TEST_DRIVER))
 			ksft_print_msg("cannot bind %s to %s (CONFIG_DMA_MAP_BENCHMARK?)\n",
@@ -114,7 +114,7 @@ int main(void)
 		check_device(&b.devices[i], log);
 	free(log);
 	for (int i = 0; i < b.ndevices; i++)
-		if (!strcmp(b.devices[i].role, "test"))
+		if (rdma_device_driverless(&b.devices[i]))
 			rdma_unbind_driver(b.devices[i].name, TEST_DRIVER);
 	ksft_finished();
 }

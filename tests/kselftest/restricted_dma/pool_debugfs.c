@@ -23,6 +23,7 @@
 
 static const char *const files[] = {
 	"io_tlb_nslabs", "io_tlb_used", "io_tlb_used_hiwater", "stats", "devices", "strict",
+	"scrub",
 };
 #define NFILES		ARRAY_SIZE(files)
 
@@ -207,7 +208,7 @@ int main(void)
 	ksft_print_header();
 	rdma_board_load(&b);
 	for (int i = 0; i < b.ndevices; i++)
-		if (!strcmp(b.devices[i].role, "test") && rdma_drv_bind(b.devices[i].name))
+		if (rdma_device_driverless(&b.devices[i]) && rdma_drv_bind(b.devices[i].name))
 			ksft_print_msg("cannot bind %s to %s\n", RDMA_TEST_DRIVER, b.devices[i].name);
 
 	ksft_set_plan(CHECKS_PER_POOL * b.npools);
@@ -215,7 +216,7 @@ int main(void)
 		check_pool(&b, b.pools[i].name);
 
 	for (int i = 0; i < b.ndevices; i++)
-		if (!strcmp(b.devices[i].role, "test"))
+		if (rdma_device_driverless(&b.devices[i]))
 			rdma_drv_unbind(b.devices[i].name);
 	ksft_finished();
 }

@@ -180,12 +180,35 @@ const struct rdma_device *rdma_board_test_device(const struct rdma_board *b, boo
 	return NULL;
 }
 
+bool rdma_device_driverless(const struct rdma_device *d)
+{
+	return !strcmp(d->role, "test") || !strcmp(d->role, "shared");
+}
+
 double rdma_now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Whether tok is key=a,b,... and word is key=b for one of its values. */
+static bool param_lists(const char *tok, const char *word)
+{
+	const char *eq = strchr(word, '='), *v;
+	size_t klen, vlen;
+
+	if (!eq)
+		return false;
+	klen = eq - word + 1;
+	vlen = strlen(eq + 1);
+	if (strncmp(tok, word, klen))
+		return false;
+	for (v = tok + klen; *v; v += strcspn(v, ","), v += *v == ',')
+		if (strcspn(v, ",") == vlen && !strncmp(v, eq + 1, vlen))
+			return true;
+	return false;
 }
 
 bool rdma_cmdline_has(const char *word)
@@ -197,7 +220,7 @@ bool rdma_cmdline_has(const char *word)
 		return false;
 	for (tok = strtok_r(cmdline, " \n", &save); tok && !found;
 	     tok = strtok_r(NULL, " \n", &save))
-		found = !strcmp(tok, word);
+		found = !strcmp(tok, word) || param_lists(tok, word);
 	free(cmdline);
 	return found;
 }

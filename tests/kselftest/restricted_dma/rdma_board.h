@@ -139,11 +139,17 @@ bool rdma_pool_shrunk(const char *pool, uint64_t *size);
  * NULL when there is none.
  */
 const struct rdma_device *rdma_board_test_device(const struct rdma_board *b, bool odd);
+/* Roles test and shared: devices that no driver binds at boot. */
+bool rdma_device_driverless(const struct rdma_device *d);
 
 /* CLOCK_MONOTONIC in seconds. */
 double rdma_now(void);
 
-/* Whether the kernel command line has this word (e.g. "restricted_dma=strict"). */
+/*
+ * Whether the kernel command line has this word. A "key=value" word also
+ * matches a key=a,b,... parameter that lists value ("restricted_dma=strict"
+ * matches restricted_dma=strict,scrub).
+ */
 bool rdma_cmdline_has(const char *word);
 
 /*

@@ -187,6 +187,24 @@ TEST_F(strict, released_pool_fences_the_device)
 	EXPECT_EQ(0, rdma_unmap(&self->t.ctl, m.id, &ok));
 }
 
+/*
+ * A driver that sets up DMA for a part of its device itself, with
+ * of_dma_configure(), and ignores the result, as some do: strict-board.dtso
+ * gives /dma-test a child node whose pool (tiny-pool) cannot be set up.
+ * The configure fails, and the part is fenced: its mapping is refused.
+ */
+TEST_F(strict, failed_pool_fences_a_device_whose_driver_ignores_it)
+{
+	ASSERT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "child")) TH_LOG("child: %s", self->t.ctl.res);
+	EXPECT_FALSE(rdma_res_is(self->t.ctl.res, "configure", "0")) {
+		TH_LOG("of_dma_configure() accepted a pool that cannot be set up: %s",
+		       self->t.ctl.res);
+	}
+	EXPECT_TRUE(rdma_res_is(self->t.ctl.res, "map", "refused")) {
+		TH_LOG("the part mapped with no restricted pool: %s", self->t.ctl.res);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	rdma_board_load(&board);
