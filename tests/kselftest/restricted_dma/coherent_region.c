@@ -177,10 +177,11 @@ TEST_F(dual, ram_outside_both_regions_reported)
 /*
  * A driver that leaves the reserved memory assigned (dma_map_benchmark),
  * then one that releases it on unbind (the test driver, for its shared
- * pool): of_reserved_mem_device_release() then releases the restricted
- * pool once per probe that assigned it, and every release after the
- * first must leave the pool's bookkeeping alone (it once took the
- * default pool's uninitialised device list and oopsed).
+ * pool). Every probe assigns the restricted pool again; the region is
+ * listed once per device ("of: reserved_mem: list a region assigned to a
+ * device once"), so a release after many probes releases the pool once:
+ * before, once per probe, and each release after the first took the
+ * default pool's uninitialised device list and oopsed.
  */
 FIXTURE(rebind) {
 };
@@ -193,6 +194,19 @@ FIXTURE_TEARDOWN(rebind)
 {
 }
 
+/* Probe and unbind a driver that keeps the reserved memory, n times. */
+static int probes_without_release(const struct rdma_device *d, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int ret = rdma_bind_driver(d->name, "dma_map_benchmark");
+
+		if (ret)
+			return ret;
+		rdma_unbind_driver(d->name, "dma_map_benchmark");
+	}
+	return 0;
+}
+
 TEST_F(rebind, after_a_driver_that_keeps_the_pool)
 {
 	char region[RDMA_NAME_LEN], why[256];
@@ -202,11 +216,8 @@ TEST_F(rebind, after_a_driver_that_keeps_the_pool)
 	bool ok;
 
 	ASSERT_NE(NULL, d) TH_LOG("no test device of the layout names a shared-dma-pool");
-	for (int i = 0; i < 2; i++) {
-		ASSERT_EQ(0, rdma_bind_driver(d->name, "dma_map_benchmark")) {
-			TH_LOG("cannot bind dma_map_benchmark to %s", d->name);
-		}
-		rdma_unbind_driver(d->name, "dma_map_benchmark");
+	ASSERT_EQ(0, probes_without_release(d, 2)) {
+		TH_LOG("cannot bind dma_map_benchmark to %s", d->name);
 	}
 	for (int i = 0; i < 2; i++) {
 		ASSERT_EQ(0, rdma_testdev_open_dev(&t, &board, d, why, sizeof(why))) TH_LOG("%s", why);
@@ -215,6 +226,33 @@ TEST_F(rebind, after_a_driver_that_keeps_the_pool)
 		EXPECT_EQ(0, rdma_unmap(&t.ctl, m.id, &ok));
 		rdma_testdev_close(&t);
 	}
+}
+
+/* Probes without releases, then one release: one swiotlb_detach. */
+TEST_F(rebind, release_once_after_many_probes)
+{
+	static const char *const event = "swiotlb/swiotlb_detach";
+	char region[RDMA_NAME_LEN], why[256], *trace;
+	const struct rdma_device *d = dual_device(region, sizeof(region));
+	const char *needles[] = { d ? d->name : "", NULL };
+	struct rdma_testdev t;
+	long n;
+
+	ASSERT_NE(NULL, d) TH_LOG("no test device of the layout names a shared-dma-pool");
+	ASSERT_EQ(0, probes_without_release(d, 3)) {
+		TH_LOG("cannot bind dma_map_benchmark to %s", d->name);
+	}
+	ASSERT_EQ(0, rdma_testdev_open_dev(&t, &board, d, why, sizeof(why))) TH_LOG("%s", why);
+	ASSERT_EQ(0, rdma_trace_start(event));
+	EXPECT_EQ(0, rdma_ctl_cmd(&t.ctl, "release")) TH_LOG("%s", t.ctl.res);
+	rdma_trace_stop(event);
+	rdma_testdev_close(&t);
+	trace = rdma_trace_read();
+	ASSERT_NE(NULL, trace);
+	n = rdma_trace_count(trace, "swiotlb_detach", needles);
+	free(trace);
+	EXPECT_EQ(1, n) TH_LOG("releasing %s after 4 probes detached it from its pool %ld times",
+			       d->name, n);
 }
 
 int main(int argc, char **argv)

@@ -23,7 +23,7 @@
 
 static const char *const files[] = {
 	"io_tlb_nslabs", "io_tlb_used", "io_tlb_used_hiwater", "stats", "devices", "strict",
-	"scrub",
+	"scrub", "exclusive",
 };
 #define NFILES		ARRAY_SIZE(files)
 
@@ -35,6 +35,25 @@ static const char *const stats_keys[] = {
 };
 #define NKEYS		ARRAY_SIZE(stats_keys)
 #define CHECKS_PER_POOL	(1 + NFILES + 5)
+
+/* devices: one "name state" line a device, in the documented states */
+static bool devices_parse(char *text)
+{
+	static const char *const states[] = { "live", "unbound", "gone", "unknown" };
+	char *line, *save, *sp;
+	bool ok = !text[0] || (text[strlen(text) - 1] == '\n' && !strstr(text, "\n\n"));
+
+	for (line = strtok_r(text, "\n", &save); ok && line; line = strtok_r(NULL, "\n", &save)) {
+		bool known = false;
+
+		sp = strchr(line, ' ');
+		ok = sp && sp > line && !strchr(sp + 1, ' ');
+		for (size_t i = 0; ok && i < ARRAY_SIZE(states); i++)
+			known |= !strcmp(sp + 1, states[i]);
+		ok = ok && known;
+	}
+	return ok;
+}
 
 /* Whether one file of the pool reads as its kind of value. */
 static bool file_parses(const char *pool, const char *file)
@@ -53,11 +72,10 @@ static bool file_parses(const char *pool, const char *file)
 	text = rdma_read_file(path, NULL);
 	if (!text)
 		return false;
-	if (!strcmp(file, "strict"))
+	if (strcmp(file, "devices"))	/* strict, scrub, exclusive */
 		ok = !strcmp(text, "Y\n") || !strcmp(text, "N\n");
-	else	/* devices: one device name a line */
-		ok = !text[0] || (text[strlen(text) - 1] == '\n' && !strstr(text, "\n\n") &&
-				  !strchr(text, ' '));
+	else
+		ok = devices_parse(text);
 	free(text);
 	return ok;
 }
@@ -129,14 +147,28 @@ static void check_devices(const struct rdma_board *b, const char *pool,
 		text = rdma_read_file(path, NULL);
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
+		char name[RDMA_NAME_LEN], state[16];
+		const char *want;
 		bool known = false;
 
 		listed++;
+		if (sscanf(line, "%127s %15s", name, state) != 2) {
+			ksft_print_msg("pool %s: devices line '%s' is not 'name state'\n", pool,
+				       line);
+			ok = false;
+			continue;
+		}
 		for (int i = 0; i < b->ndevices; i++)
-			known |= !strcmp(b->devices[i].name, line) && !strcmp(b->devices[i].pool, pool);
+			known |= !strcmp(b->devices[i].name, name) && !strcmp(b->devices[i].pool, pool);
 		if (!known) {
 			ksft_print_msg("pool %s: devices lists %s, which the layout does not give it\n",
-				       pool, line);
+				       pool, name);
+			ok = false;
+		}
+		want = rdma_device_state(name);
+		if (strcmp(state, want)) {
+			ksft_print_msg("pool %s: devices says %s is %s, sysfs %s\n", pool, name,
+				       state, want);
 			ok = false;
 		}
 	}
@@ -153,7 +185,7 @@ static void check_devices(const struct rdma_board *b, const char *pool,
 		ok = false;
 	}
 	free(text);
-	ksft_test_result(text && ok, "pool %s: devices lists the layout's devices of the pool\n", pool);
+	ksft_test_result(text && ok, "pool %s: devices lists the layout's devices of the pool, live or not\n", pool);
 }
 
 /*

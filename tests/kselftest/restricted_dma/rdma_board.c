@@ -373,6 +373,16 @@ int rdma_sysfs_device(const char *devname, char *path, size_t len)
 	return -ENOENT;
 }
 
+const char *rdma_device_state(const char *devname)
+{
+	char dev[PATH_MAX], drv[PATH_MAX + 8];
+
+	if (rdma_sysfs_device(devname, dev, sizeof(dev)))
+		return "gone";
+	rdma_fmt(drv, sizeof(drv), "%s/driver", dev);
+	return access(drv, F_OK) ? "unbound" : "live";
+}
+
 int rdma_device_class(const char *devname, const char *cls, char *name, size_t len)
 {
 	char dev[PATH_MAX], dir[64], link[PATH_MAX], path[PATH_MAX];

@@ -93,6 +93,12 @@ int rdma_dt_device_region(const char *devname, const char *compat, char *region,
 int rdma_sysfs_device(const char *devname, char *path, size_t len);
 
 /*
+ * What a pool's devices file should say of a device, from sysfs: "live"
+ * (a driver is bound), "unbound" or "gone".
+ */
+const char *rdma_device_state(const char *devname);
+
+/*
  * Bind a platform driver to a device through driver_override, as tests do
  * with the board's test device; 0 or -errno. rdma_unbind_driver() undoes
  * it (unbind, clear the override).

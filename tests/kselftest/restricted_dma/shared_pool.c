@@ -16,6 +16,15 @@
  * strict boot) it includes zeroing the 4 MiB pool, and a kernel without
  * the fix failed first_probe_at_once in 3 boots of 3; without scrubbing
  * the window is shorter and one boot may miss it.
+ *
+ * With restricted_dma=exclusive (also the strict boot) a pool serves the
+ * first device given it ("swiotlb: let strict mode keep a restricted pool
+ * to one device"): of the two probes exactly one succeeds, the other
+ * fails with EBUSY and is not listed; its mappings would fail (fenced).
+ * Two allocators would let both probe, each the owner of its own.
+ *
+ * The pool's devices file says which of its devices are live: a device
+ * that unbinds stays listed, as "unbound".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,6 +38,7 @@
 #include "rdma_driver.h"
 #include "rdma_stats.h"
 
+#define EXCLUSIVE	"restricted_dma=exclusive"
 #define CHUNK		(128 * 1024)	/* half a segment: a pool holds a whole number */
 #define MAX_CHUNKS	256
 
@@ -53,6 +63,7 @@ FIXTURE(shared) {
 	const struct rdma_device *dev[2];
 	const struct rdma_pool *pool;
 	bool was_up;		/* the pool was set up before this fixture */
+	bool exclusive;		/* restricted_dma=exclusive: one device probes */
 	struct rdma_ctl ctl[2];
 	bool bound[2];
 };
@@ -82,12 +93,29 @@ FIXTURE_SETUP(shared)
 	for (int i = 0; i < 2; i++)
 		pthread_join(th[i], NULL);
 	pthread_barrier_destroy(&go);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2; i++)
 		self->bound[i] = !b[i].ret;
-		ASSERT_EQ(0, b[i].ret) {
-			TH_LOG("binding %s: %s", self->dev[i]->name, strerror(-b[i].ret));
+	self->exclusive = rdma_cmdline_has(EXCLUSIVE);
+	if (self->exclusive) {
+		int loser = self->bound[0];
+
+		ASSERT_EQ(1, self->bound[0] + self->bound[1]) {
+			TH_LOG("%s: %s and %s both probed on one pool", EXCLUSIVE,
+			       self->dev[0]->name, self->dev[1]->name);
 		}
-		ASSERT_EQ(0, rdma_ctl_open(&self->ctl[i], self->dev[i]->name));
+		EXPECT_EQ(-EBUSY, b[loser].ret) {
+			TH_LOG("%s: binding %s: %s", EXCLUSIVE, self->dev[loser]->name,
+			       strerror(-b[loser].ret));
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		if (!self->exclusive) {
+			ASSERT_EQ(0, b[i].ret) {
+				TH_LOG("binding %s: %s", self->dev[i]->name, strerror(-b[i].ret));
+			}
+		}
+		if (self->bound[i])
+			ASSERT_EQ(0, rdma_ctl_open(&self->ctl[i], self->dev[i]->name));
 	}
 }
 
@@ -96,8 +124,8 @@ FIXTURE_TEARDOWN(shared)
 	for (int i = 0; i < 2; i++) {
 		if (self->ctl[i].fd > 0)
 			rdma_ctl_close(&self->ctl[i]);
-		if (self->bound[i])
-			rdma_drv_unbind(self->dev[i]->name);
+		/* also clears a refused device's driver_override */
+		rdma_drv_unbind(self->dev[i]->name);
 	}
 }
 
@@ -108,23 +136,45 @@ static int by_dma(const void *a, const void *b)
 	return x->dma < y->dma ? -1 : x->dma > y->dma;
 }
 
-/* Both devices map until the pool is full: one pool's worth, no overlap. */
+/*
+ * The state the pool's devices file gives a device ("live", "unbound" ...)
+ * into state, or "" when the device is not listed; -errno if unreadable.
+ */
+static int listed_state(const char *pool, const char *name, char *state, size_t len)
+{
+	char path[PATH_MAX], *text, *line, *save;
+	size_t n = strlen(name);
+
+	if (rdma_pool_file(pool, "devices", path, sizeof(path)))
+		return -ENOENT;
+	text = rdma_read_file(path, NULL);
+	if (!text)
+		return -errno;
+	rdma_fmt(state, len, "%s", "");
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, name, n) && line[n] == ' ')
+			rdma_fmt(state, len, "%s", line + n + 1);
+	free(text);
+	return 0;
+}
+
+/*
+ * The bound devices map, in turn, until the pool is full: one pool's
+ * worth, no overlap; each bound device is listed live, a refused one not.
+ */
 static void check_one_allocator(struct __test_metadata *_metadata,
 				FIXTURE_DATA(shared) *self)
 {
 	static struct rdma_map maps[MAX_CHUNKS];
 	static int owner[MAX_CHUNKS];
 	uint64_t want = self->pool->size / CHUNK, used;
-	bool full[2] = { false, false }, ok;
-	char path[PATH_MAX], *list;
-	int n = 0, per[2] = { 0, 0 };
+	bool full[2] = { !self->bound[0], !self->bound[1] }, ok;
+	int n = 0, per[2] = { 0, 0 }, d = 1;
+	char state[32];
 
 	ASSERT_GT((uint64_t)MAX_CHUNKS, 2 * want);
 	while (n < MAX_CHUNKS && !(full[0] && full[1])) {
-		int d = n % 2;
-
-		if (full[d])
-			d = !d;
+		d = full[!d] ? d : !d;
 		if (rdma_map(&self->ctl[d], CHUNK, 0, "to", &maps[n])) {
 			full[d] = true;
 			continue;
@@ -139,8 +189,12 @@ static void check_one_allocator(struct __test_metadata *_metadata,
 		       self->dev[0]->name, self->dev[1]->name, per[0], per[1], CHUNK,
 		       (unsigned long long)want);
 	}
-	EXPECT_LT(0, per[0]);
-	EXPECT_LT(0, per[1]);
+	for (int i = 0; i < 2; i++) {
+		EXPECT_EQ(self->bound[i], per[i] > 0) {
+			TH_LOG("%s: %s, %d chunks", self->dev[i]->name,
+			       self->bound[i] ? "bound" : "refused", per[i]);
+		}
+	}
 	ASSERT_EQ(0, rdma_pool_u64(self->pool->name, "io_tlb_used", &used));
 	EXPECT_EQ(self->pool->size / RDMA_SLOT_SIZE, used);
 
@@ -159,17 +213,16 @@ static void check_one_allocator(struct __test_metadata *_metadata,
 		}
 	}
 
-	ASSERT_EQ(0, rdma_pool_file(self->pool->name, "devices", path, sizeof(path)));
-	list = rdma_read_file(path, NULL);
-	ASSERT_NE(NULL, list);
 	for (int i = 0; i < 2; i++) {
-		char line[RDMA_NAME_LEN + 2];
+		const char *want_state = self->bound[i] ? "live" : "";
 
-		rdma_fmt(line, sizeof(line), "%s\n", self->dev[i]->name);
-		EXPECT_NE(NULL, strstr(list, line)) TH_LOG("%s does not list %s",
-							  path, self->dev[i]->name);
+		ASSERT_EQ(0, listed_state(self->pool->name, self->dev[i]->name, state,
+					  sizeof(state)));
+		EXPECT_STREQ(want_state, state) {
+			TH_LOG("%s's devices: %s is '%s', not '%s'", self->pool->name,
+			       self->dev[i]->name, state, want_state);
+		}
 	}
-	free(list);
 }
 
 /* The first probes of the pool's devices, at once: one allocator. */
@@ -185,6 +238,33 @@ TEST_F(shared, first_probe_at_once)
 TEST_F(shared, one_allocator)
 {
 	check_one_allocator(_metadata, self);
+}
+
+/* A device that unbinds stays listed, as unbound: it still has the pool. */
+TEST_F(shared, devices_say_which_are_live)
+{
+	int i = self->bound[0] ? 0 : 1;
+	char state[32];
+
+	ASSERT_EQ(0, listed_state(self->pool->name, self->dev[i]->name, state, sizeof(state)));
+	EXPECT_STREQ("live", state);
+	rdma_ctl_close(&self->ctl[i]);
+	rdma_drv_unbind(self->dev[i]->name);
+	self->bound[i] = false;
+	ASSERT_EQ(0, listed_state(self->pool->name, self->dev[i]->name, state, sizeof(state)));
+	EXPECT_STREQ("unbound", state);
+}
+
+/* restricted_dma=exclusive shows in the pool's exclusive file. */
+TEST_F(shared, exclusive_as_booted)
+{
+	char path[PATH_MAX], *s;
+
+	ASSERT_EQ(0, rdma_pool_file(self->pool->name, "exclusive", path, sizeof(path)));
+	s = rdma_read_file(path, NULL);
+	ASSERT_NE(NULL, s);
+	EXPECT_STREQ(self->exclusive ? "Y\n" : "N\n", s);
+	free(s);
 }
 
 int main(int argc, char **argv)

@@ -205,6 +205,29 @@ TEST_F(strict, failed_pool_fences_a_device_whose_driver_ignores_it)
 	}
 }
 
+/*
+ * The same part, configured the way bcma configures its cores: without
+ * forcing DMA configuration, and with no dma-ranges anywhere up the tree.
+ * of_dma_configure_id() returned success there before looking at the
+ * restricted pool ("of: device: set up the restricted DMA pool of devices
+ * without dma-ranges"), and the part mapped with no pool at all.
+ */
+TEST_F(strict, unforced_configure_does_not_skip_the_pool)
+{
+	ASSERT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "child noforce")) {
+		TH_LOG("child noforce: %s", self->t.ctl.res);
+	}
+	EXPECT_FALSE(rdma_res_is(self->t.ctl.res, "configure", "0")) {
+		TH_LOG("of_dma_configure() skipped the pool: %s", self->t.ctl.res);
+	}
+	EXPECT_TRUE(rdma_res_is(self->t.ctl.res, "map", "refused")) {
+		TH_LOG("the part mapped with no restricted pool: %s", self->t.ctl.res);
+	}
+	EXPECT_TRUE(rdma_res_is(self->t.ctl.res, "pool", "fenced")) {
+		TH_LOG("the part is not fenced: %s", self->t.ctl.res);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	rdma_board_load(&board);

@@ -229,8 +229,9 @@ static void read_pool_devices(struct rt_model *m, const char *dir, const char *p
 	f = fopen(path, "r");
 	if (!f)
 		return;
+	/* "name state" lines; older kernels of the series wrote the name alone */
 	while (fgets(name, sizeof(name), f)) {
-		name[strcspn(name, "\n")] = '\0';
+		name[strcspn(name, " \n")] = '\0';
 		if (!name[0])
 			continue;
 		d = model_dev(m, name);
