@@ -8,7 +8,8 @@
  * shared pool, mappings must bounce through the restricted pool, and the
  * audit must count neither as out of pool. With restricted_dma=strict
  * (the strict boot runs this test too) both must still work, while RAM
- * outside both regions is still counted, and refused.
+ * outside both regions is still counted, and refused. Only the shared
+ * pool can serve coherent memory in atomic context.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -135,6 +136,63 @@ TEST_F(dual, coherent_from_shared_pool)
 	EXPECT_EQ(0U, delta(self, "mmio"));
 	EXPECT_EQ(0U, delta(self, "allocs")) TH_LOG("served by the restricted pool");
 	EXPECT_EQ(0, events(self));
+}
+
+/*
+ * A driver that needs coherent memory in atomic context: the shared pool
+ * serves it without sleeping. Its restricted pool alone would have to
+ * remap the memory for this device, which does not snoop caches.
+ */
+TEST_F(dual, atomic_alloc_from_shared_pool)
+{
+	uint64_t id, dma;
+
+	ASSERT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "alloc 4096 atomic")) TH_LOG("%s", self->t.ctl.res);
+	ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "id", &id));
+	ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "dma", &dma));
+	EXPECT_TRUE(dma >= self->cbase && dma < self->cend) {
+		TH_LOG("atomic alloc at %#llx: not in %s", (unsigned long long)dma, self->coherent);
+	}
+	EXPECT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "free %llu", (unsigned long long)id));
+}
+
+/*
+ * The same device with its restricted pool only (the board's plain test
+ * device, which does not snoop caches either): the allocation would be
+ * remapped in atomic context, which can sleep (a "sleeping function
+ * called from invalid context" BUG on the debug kernel). It is refused
+ * instead ("dma-direct: refuse atomic allocations that a restricted pool
+ * would remap"); a blocking one still comes from the pool.
+ */
+FIXTURE(plain) {
+	struct rdma_testdev t;
+};
+
+FIXTURE_SETUP(plain)
+{
+	char why[256];
+
+	ASSERT_EQ(0, rdma_testdev_open(&self->t, &board, false, why, sizeof(why))) {
+		TH_LOG("%s", why);
+	}
+}
+
+FIXTURE_TEARDOWN(plain)
+{
+	rdma_testdev_close(&self->t);
+}
+
+TEST_F(plain, atomic_alloc_without_shared_pool_is_refused)
+{
+	uint64_t id;
+
+	EXPECT_EQ(-ENOMEM, rdma_ctl_cmd(&self->t.ctl, "alloc 4096 atomic")) {
+		TH_LOG("%s: atomic alloc: %s", self->t.dev->name, self->t.ctl.res);
+	}
+	ASSERT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "alloc 4096")) TH_LOG("%s", self->t.ctl.res);
+	EXPECT_TRUE(rdma_res_is(self->t.ctl.res, "inpool", "1")) TH_LOG("%s", self->t.ctl.res);
+	ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "id", &id));
+	EXPECT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "free %llu", (unsigned long long)id));
 }
 
 /* Streaming DMA still bounces through the restricted pool. */

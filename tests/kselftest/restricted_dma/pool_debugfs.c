@@ -39,7 +39,7 @@ static const char *const stats_keys[] = {
 /* devices: one "name state" line a device, in the documented states */
 static bool devices_parse(char *text)
 {
-	static const char *const states[] = { "live", "unbound", "gone", "unknown" };
+	static const char *const states[] = { "live", "unbound" };
 	char *line, *save, *sp;
 	bool ok = !text[0] || (text[strlen(text) - 1] == '\n' && !strstr(text, "\n\n"));
 

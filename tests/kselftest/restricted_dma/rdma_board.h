@@ -94,7 +94,7 @@ int rdma_sysfs_device(const char *devname, char *path, size_t len);
 
 /*
  * What a pool's devices file should say of a device, from sysfs: "live"
- * (a driver is bound), "unbound" or "gone".
+ * (a driver is bound), "unbound", or "gone" (not in sysfs: never right).
  */
 const char *rdma_device_state(const char *devname);
 

@@ -1235,7 +1235,7 @@ static void test_sys(void)
 	     "base 1879048192\nsize 4194304\nnslabs 2048\nused 16\ndevices 1\n");
 	/* "name state" lines, as the series writes them, and a bare name */
 	PUTS(root, "debug/swiotlb/blk-pool@70000000/devices",
-	     "a003e00.virtio_mmio live\n0000:01:00.0 gone\nplatform-wlan\n");
+	     "a003e00.virtio_mmio live\n0000:01:00.0 unbound\nplatform-wlan\n");
 	PUTS(root, "debug/swiotlb/io_tlb_nslabs", "0\n");	/* the default pool */
 	/* ... and stock 6.1's, a pool at the debugfs root, sized by the DT. */
 	PUTS(root, "debug/odd-pool@71000000/io_tlb_nslabs", "2080\n");
@@ -1260,7 +1260,7 @@ static void test_sys(void)
 	ok(d && !strcmp(d->pool, "blk-pool@70000000") && d->restricted,
 	   "sys: devices from the pool's devices file");
 	d = model_find_dev(&m, "0000:01:00.0");
-	ok(d && !strcmp(d->pool, "blk-pool@70000000") && !model_find_dev(&m, "0000:01:00.0 gone"),
+	ok(d && !strcmp(d->pool, "blk-pool@70000000") && !model_find_dev(&m, "0000:01:00.0 unbound"),
 	   "sys: a device's state is not part of its name");
 	d = model_find_dev(&m, "platform-wlan");
 	ok(d && d->restricted, "sys: a devices line with a name alone");
