@@ -195,6 +195,38 @@ TEST_F(plain, atomic_alloc_without_shared_pool_is_refused)
 	EXPECT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "free %llu", (unsigned long long)id));
 }
 
+/*
+ * A driver whose error path releases the reserved memory while buffers
+ * are live ("swiotlb: keep a device on its restricted pool while it holds
+ * slots there"): the device keeps its pool until it probes again, so the
+ * buffers are freed and unmapped through it, and it stays restricted.
+ * Before, it moved at once: freeing the coherent buffer gave the pool's
+ * page to the page allocator, both buffers' 4 slots stayed in use, and
+ * the next mapping landed outside the pool.
+ */
+TEST_F(plain, release_with_buffers_live_keeps_the_pool)
+{
+	struct rdma_map m, again;
+	uint64_t id, used;
+	bool ok;
+
+	ASSERT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "alloc 4096")) TH_LOG("%s", self->t.ctl.res);
+	ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "id", &id));
+	ASSERT_EQ(0, rdma_map(&self->t.ctl, 4096, 0, "bidi", &m)) TH_LOG("%s", self->t.ctl.res);
+	ASSERT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "release force")) TH_LOG("%s", self->t.ctl.res);
+	EXPECT_TRUE(rdma_res_is(self->t.ctl.res, "pool", self->t.pool->name)) {
+		TH_LOG("released with buffers live: %s", self->t.ctl.res);
+	}
+	EXPECT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "free %llu", (unsigned long long)id));
+	EXPECT_EQ(0, rdma_unmap(&self->t.ctl, m.id, &ok));
+	EXPECT_TRUE(ok) TH_LOG("the mapping's data did not come back");
+	ASSERT_EQ(0, rdma_pool_u64(self->t.pool->name, "io_tlb_used", &used));
+	EXPECT_EQ(0U, used) TH_LOG("slots of the freed buffers still in use");
+	ASSERT_EQ(0, rdma_map(&self->t.ctl, 4096, 0, "to", &again)) TH_LOG("%s", self->t.ctl.res);
+	EXPECT_TRUE(again.inpool) TH_LOG("mapped outside its pool after the release");
+	EXPECT_EQ(0, rdma_unmap(&self->t.ctl, again.id, &ok));
+}
+
 /* Streaming DMA still bounces through the restricted pool. */
 TEST_F(dual, mappings_bounce_through_restricted_pool)
 {
