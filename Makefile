@@ -32,8 +32,8 @@ CHECK_TIMEOUT ?= 900
 .DEFAULT_GOAL := help
 .PHONY: help deps kernel kernel-stock $(addprefix kernel-,$(KERNELS)) \
 	$(addprefix kernel-stock-,$(KERNELS)) $(addprefix kernel-debug-,$(KERNELS)) \
-	kernel-debug kernel-sources kselftest tools initramfs dtb \
-	board board-stock vm run check check-host check-guest bench fuzz clean distclean
+	$(addprefix kernel-kcsan-,$(KERNELS)) kernel-debug kernel-kcsan kernel-sources kselftest tools initramfs dtb \
+	board board-stock vm run check check-host check-guest bench fuzz stress kcsan clean distclean
 
 help: ## this list
 	@echo "Restricted DMA board, kernel series and tools. Targets:"
@@ -66,8 +66,14 @@ kernel-stock-$(1): deps
 
 kernel-debug-$(1): deps
 	@scripts/kernel-build --kernel $(1) --debug
+
+kernel-kcsan-$(1): deps
+	@scripts/kernel-build --kernel $(1) --kcsan
 endef
 $(foreach v,$(KERNELS),$(eval $(call kernel_rules,$(v))))
+
+kernel-kcsan: deps ## the 6.12 KCSAN kernel (patched + KCSAN): build/kernel/6.12/kcsan/
+	@scripts/kernel-build --kernel $(KERNEL_DEFAULT) --kcsan
 
 kernel-sources: deps ## only unpack the pristine trees the host tests read
 	@for v in $(KERNELS); do scripts/kernel-build --kernel $$v --stock --source-only || exit 1; done
@@ -115,13 +121,29 @@ bench: tools kernel-sources ## benchmarks (not timed tests): numbers for the iss
 	done
 	@for b in $(wildcard bench/*/run); do BENCH_KERNEL=$(BENCH_KERNEL) $$b || exit 1; done
 
-# The control-file fuzzer's long run, on the debug kernel (make check runs
-# it for 20 s a boot): FUZZ_SECONDS=3600 make fuzz; FUZZ_SEED replays a run.
+# The fuzzers' long run, on the debug kernel (make check runs them for 20 s
+# and 10 s a boot): the test driver's control file, then the pools' debugfs knobs.
+# FUZZ_SECONDS=3600 make fuzz; FUZZ_SEED replays a run.
 FUZZ_SECONDS ?= 600
-fuzz: ## fuzz the test driver's control file on the 6.12 debug kernel (FUZZ_SECONDS, 600)
-	@scripts/vm --debug --timeout $$(( $(FUZZ_SECONDS) + 300 )) -- sh -c \
-		'cd /kselftest/restricted_dma && RDMA_FUZZ_SECONDS=$(FUZZ_SECONDS) \
-		RDMA_FUZZ_SEED=$(FUZZ_SEED) ./fuzz_control'
+fuzz: ## fuzz the control file and debugfs knobs on the 6.12 debug kernel (FUZZ_SECONDS each, 600)
+	@scripts/vm --debug --timeout $$(( 2 * $(FUZZ_SECONDS) + 300 )) -- sh -c \
+		'cd /kselftest/restricted_dma && export RDMA_FUZZ_SECONDS=$(FUZZ_SECONDS) \
+		RDMA_FUZZ_SEED=$(FUZZ_SEED) && ./fuzz_control && ./fuzz_debugfs'
+
+# Everything at once for longer, on the debug kernel (make check runs it
+# for 20 s a boot): I/O, four mapping threads, devices bound and unbound,
+# all under rdmatop --check (tests/kselftest/rdmatop/stress.sh).
+STRESS_SECONDS ?= 600
+stress: ## I/O, mapping threads and rebinds under rdmatop --check on the 6.12 debug kernel (STRESS_SECONDS, 600)
+	@scripts/vm --debug --timeout $$(( $(STRESS_SECONDS) + 600 )) -- sh -c \
+		'RDMA_STRESS_SECONDS=$(STRESS_SECONDS) /kselftest/rdmatop/stress.sh'
+
+# The data-race hunt: the tests that do things at once, on the KCSAN kernel
+# (KCSAN cannot share a kernel with KASAN).
+kcsan: ## the concurrent tests on the 6.12 KCSAN kernel: make fails on a data race
+	@scripts/vm --kcsan --timeout 1800 -- sh -c 'exec /kselftest/run_kselftest.sh "$$@"' \
+		run_kselftest -o 600 -t restricted_dma:shared_pool -t restricted_dma:pool_concurrency \
+		-t restricted_dma:fuzz_control -t restricted_dma:fuzz_debugfs -t rdmatop:stress.sh
 
 clean: ## remove build outputs (keeps the kernel trees, ccache and downloads)
 	rm -rf $(BUILD)/host $(BUILD)/board $(BUILD)/vm $(BUILD)/check.log

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -242,8 +241,7 @@ static int replay_seeds(struct fuzz *f, unsigned long *count)
 
 int main(void)
 {
-	const char *env = getenv("RDMA_FUZZ_SECONDS");
-	double secs = env && *env ? strtod(env, NULL) : 20;
+	double secs;
 	struct rdma_stats before, after;
 	struct fuzz f[2] = { 0 };
 	unsigned long seeds = 0;
@@ -257,14 +255,7 @@ int main(void)
 	ksft_print_header();
 	rdma_board_load(&b);
 	ksft_set_plan(5);
-	if (!(secs > 0) || secs > 86400)
-		ksft_exit_fail_msg("RDMA_FUZZ_SECONDS=%s: not a number of seconds\n", env);
-	env = getenv("RDMA_FUZZ_SEED");
-	if (env && *env)
-		seed = strtoull(env, NULL, 0);
-	else if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
-		ksft_exit_fail_msg("getrandom: %s\n", strerror(errno));
-	ksft_print_msg("seed %#" PRIx64 " (RDMA_FUZZ_SEED replays it), %.0f s\n", seed, secs);
+	rdma_fuzz_setup(20, &secs, &seed);
 	if (rdma_testdev_open(&t, &b, false, NULL, 0) || rdma_stats_read(t.pool->name, &before))
 		ksft_exit_fail_msg("cannot drive the test device\n");
 

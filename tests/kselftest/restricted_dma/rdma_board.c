@@ -7,12 +7,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -191,6 +193,21 @@ double rdma_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void rdma_fuzz_setup(double def, double *secs, uint64_t *seed)
+{
+	const char *env = getenv("RDMA_FUZZ_SECONDS");
+
+	*secs = env && *env ? strtod(env, NULL) : def;
+	if (!(*secs > 0) || *secs > 86400)
+		ksft_exit_fail_msg("RDMA_FUZZ_SECONDS=%s: not a number of seconds\n", env);
+	env = getenv("RDMA_FUZZ_SEED");
+	if (env && *env)
+		*seed = strtoull(env, NULL, 0);
+	else if (getrandom(seed, sizeof(*seed), 0) != sizeof(*seed))
+		ksft_exit_fail_msg("getrandom: %s\n", strerror(errno));
+	ksft_print_msg("seed %#" PRIx64 " (RDMA_FUZZ_SEED replays it), %.0f s\n", *seed, *secs);
 }
 
 /* Whether tok is key=a,b,... and word is key=b for one of its values. */

@@ -148,6 +148,12 @@ const struct rdma_device *rdma_board_test_device(const struct rdma_board *b, boo
 /* Roles test and shared: devices that no driver binds at boot. */
 bool rdma_device_driverless(const struct rdma_device *d);
 
+/*
+ * A fuzzer's bounds: RDMA_FUZZ_SECONDS (else def) and RDMA_FUZZ_SEED (a
+ * seed to replay, else a random one), which it prints. Exits the test on
+ * a bad value.
+ */
+void rdma_fuzz_setup(double def, double *secs, uint64_t *seed);
 /* CLOCK_MONOTONIC in seconds. */
 double rdma_now(void);
 
