@@ -183,12 +183,10 @@ static bool disarm(int nth)
 	return n > 0 && strtoul(s, NULL, 10) == 0;
 }
 
+/* Whether a driver is bound to the device (rdma_device_state()). */
 static bool bound(const char *dev)
 {
-	char path[PATH_MAX];
-
-	rdma_fmt(path, sizeof(path), "/sys/bus/platform/devices/%s/driver", dev);
-	return !access(path, F_OK);
+	return !strcmp(rdma_device_state(dev), "live");
 }
 
 /* The device maps a page inside its pool, and unmaps it intact. */
