@@ -32,7 +32,7 @@ CHECK_TIMEOUT ?= 900
 .DEFAULT_GOAL := help
 .PHONY: help deps kernel kernel-stock $(addprefix kernel-,$(KERNELS)) \
 	$(addprefix kernel-stock-,$(KERNELS)) $(addprefix kernel-debug-,$(KERNELS)) \
-	$(addprefix kernel-kcsan-,$(KERNELS)) kernel-debug kernel-kcsan kernel-sources kselftest tools initramfs dtb \
+	$(addprefix kernel-kcsan-,$(KERNELS)) $(addprefix check-debug-,$(KERNELS)) kernel-debug kernel-kcsan kernel-sources kselftest tools initramfs dtb \
 	board board-stock vm run check check-host check-guest bench fuzz stress kcsan clean distclean
 
 help: ## this list
@@ -40,7 +40,8 @@ help: ## this list
 	@grep -hE '^[a-z0-9.%-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk -F':.*## ' '{ printf "  make %-16s %s\n", $$1, $$2 }'
 	@printf '  make %-16s %s\n' kernel-VER "one patched kernel, VER one of: $(KERNELS)" \
-		kernel-stock-VER "one stock kernel" kernel-debug-VER "one debug kernel"
+		kernel-stock-VER "one stock kernel" kernel-debug-VER "one debug kernel" \
+		check-debug-VER "the debug kernel's boots of make check, on VER (6.1's is not in make check)"
 	@echo "The default kernel is $(KERNEL_DEFAULT); each is in build/kernel/VER/{patched,stock,debug}/."
 
 deps: ## install Debian packages (host and arm64) and busybox for the board
@@ -69,6 +70,9 @@ kernel-debug-$(1): deps
 
 kernel-kcsan-$(1): deps
 	@scripts/kernel-build --kernel $(1) --kcsan
+
+check-debug-$(1): deps
+	@scripts/check --debug $(1)
 endef
 $(foreach v,$(KERNELS),$(eval $(call kernel_rules,$(v))))
 

@@ -11,6 +11,10 @@ TRACEFS=/sys/kernel/tracing
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d /tmp/rdmatop-test.XXXXXX)
 trap 'cleanup_hook; rm -rf "$WORK"' EXIT
+# The runner's timeout sends TERM: exit, so that the EXIT trap cleans up.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 cleanup_hook() { :; }
 
 fail() { echo "# FAIL: $*"; exit $KSFT_FAIL; }

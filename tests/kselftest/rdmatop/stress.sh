@@ -21,8 +21,25 @@ concurrency=$HERE/../restricted_dma/pool_concurrency
 tail_secs=8
 pids='' rdmatop_pid=''
 rebind=$(awk '$1 == "device" && $4 == "test" && $2 != "dma-test" { print $2 }' $LAYOUT)
+# Stopped early (a failure, the runner's TERM), the loops see the stop
+# file and end their round: killed in one, they would leave its
+# pool_concurrency or rdt_ctl running, and a device bound.
+STOP=$WORK/stop
+stop_parts() {
+	: > "$STOP"
+	for p in $pids; do
+		t=0
+		while kill -0 "$p" 2>/dev/null && [ $t -lt 20 ]; do
+			sleep 1
+			t=$((t + 1))
+		done
+		kill "$p" 2>/dev/null
+	done
+	pids=''
+}
 cleanup_hook() {
-	for p in $pids $rdmatop_pid; do kill "$p" 2>/dev/null; done
+	stop_parts
+	[ -z "$rdmatop_pid" ] || kill "$rdmatop_pid" 2>/dev/null
 	workload stop
 	for d in $rebind; do unbind_test_driver "$d"; done
 }
@@ -36,7 +53,7 @@ esac
 # rebind_loop DEV END: bind, map 64 KiB through the pool, unbind, until END.
 rebind_loop() {
 	n=0
-	while [ "$(date +%s)" -lt "$2" ]; do
+	while [ ! -e "$STOP" ] && [ "$(date +%s)" -lt "$2" ]; do
 		d=/sys/bus/platform/devices/$1
 		echo restricted_dma_test > "$d/driver_override"
 		echo "$1" > /sys/bus/platform/drivers/restricted_dma_test/bind ||
@@ -59,7 +76,7 @@ rebind_loop() {
 # concurrency_loop END: pool_concurrency, run after run, until END.
 concurrency_loop() {
 	n=0
-	while [ "$(date +%s)" -lt "$1" ]; do
+	while [ ! -e "$STOP" ] && [ "$(date +%s)" -lt "$1" ]; do
 		"$concurrency" > "$WORK/concurrency.out" 2>&1 ||
 			{ sed 's/^/  /' "$WORK/concurrency.out"; echo "run $n of pool_concurrency failed"; exit 1; }
 		n=$((n + 1))

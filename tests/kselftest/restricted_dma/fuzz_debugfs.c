@@ -301,11 +301,15 @@ static int collect(const char *dir)
 
 	if (!d)
 		return -errno;
-	while ((e = readdir(d)) && nfiles < MAX_FILES) {
+	while ((e = readdir(d))) {
 		struct knob *k = &files[nfiles];
 
 		if (e->d_name[0] == '.')
 			continue;
+		/* Leaving files out would pass a run that never wrote to them. */
+		if (nfiles == MAX_FILES)
+			ksft_exit_fail_msg("more than %d files under %s\n", MAX_FILES,
+					   SWIOTLB_DIR);
 		if (rdma_fmt(k->path, sizeof(k->path), "%s/%s", dir, e->d_name) ||
 		    stat(k->path, &st))
 			continue;
@@ -341,12 +345,12 @@ static bool read_in_pieces(struct knob *k, char *why, size_t len)
 	int fd = open(k->path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return false;
+		goto no_open;
 	n = read(fd, whole, sizeof(whole));
 	close(fd);
 	fd = open(k->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
+		goto no_open;
 	while (m < (ssize_t)sizeof(piece) && (r = read(fd, piece + m, 1)) == 1)
 		m++;
 	/* Past the end, where the file can seek there: nothing. */
@@ -362,6 +366,9 @@ static bool read_in_pieces(struct knob *k, char *why, size_t len)
 		return false;
 	}
 	return true;
+no_open:
+	rdma_fmt(why, len, "cannot open %s: %s", k->path, strerror(errno));
+	return false;
 }
 
 struct writer {
@@ -430,8 +437,10 @@ int main(void)
 		ksft_exit_fail_msg("cannot drive the test device: %s\n", why);
 	if (collect(SWIOTLB_DIR))
 		ksft_exit_fail_msg("no %s\n", SWIOTLB_DIR);
-	ksft_test_result(nfiles > 0, "%d files under %s, each writable one a known knob\n",
-			 nfiles, SWIOTLB_DIR);
+	if (!nfiles)
+		ksft_exit_fail_msg("no files under %s\n", SWIOTLB_DIR);
+	ksft_test_result_pass("%d files under %s, each writable one a known knob\n",
+			      nfiles, SWIOTLB_DIR);
 
 	in = malloc(INPUT_MAX);
 	if (!in)
