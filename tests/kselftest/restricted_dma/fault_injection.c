@@ -89,11 +89,13 @@ FIXTURE(fault) {
 };
 
 /*
- * Where kmemleak allocates its objects: __alloc_object() (mm/kmemleak.c),
- * from /proc/kallsyms, up to the next function. 0, or -ENOENT.
+ * Where kmemleak allocates an object and saves its stack trace: 6.12's
+ * __alloc_object(), 6.1's __create_object() (mm/kmemleak.c), from
+ * /proc/kallsyms, up to the next function. 0, or -ENOENT.
  */
 static int kmemleak_text(unsigned long long *start, unsigned long long *end)
 {
+	static const char *const names[] = { "__alloc_object", "__create_object" };
 	unsigned long long addr;
 	char type, name[256];
 	FILE *f = fopen("/proc/kallsyms", "re");
@@ -101,9 +103,12 @@ static int kmemleak_text(unsigned long long *start, unsigned long long *end)
 	if (!f)
 		return -errno;
 	*start = 0;
-	while (!*start && fscanf(f, "%llx %c %255s%*[^\n]", &addr, &type, name) == 3)
-		if (!strcmp(name, "__alloc_object"))
-			*start = addr;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && !*start; i++) {
+		rewind(f);
+		while (!*start && fscanf(f, "%llx %c %255s%*[^\n]", &addr, &type, name) == 3)
+			if ((type == 't' || type == 'T') && !strcmp(name, names[i]))
+				*start = addr;
+	}
 	*end = ~0ULL;
 	rewind(f);
 	while (*start && fscanf(f, "%llx %c %255s%*[^\n]", &addr, &type, name) == 3)
@@ -129,7 +134,7 @@ FIXTURE_SETUP(fault)
 		TH_LOG("no %s: strict-board.dtso is not applied", FAULT_DEV);
 	}
 	ASSERT_EQ(0, kmemleak_text(&start, &end)) {
-		TH_LOG("no kmemleak __alloc_object() in /proc/kallsyms");
+		TH_LOG("no kmemleak __alloc_object() or __create_object() in /proc/kallsyms");
 	}
 	snprintf(text[0], sizeof(text[0]), "%#llx", start);
 	snprintf(text[1], sizeof(text[1]), "%#llx", end);
