@@ -95,20 +95,21 @@ FIXTURE(fault) {
  */
 static int kmemleak_text(unsigned long long *start, unsigned long long *end)
 {
-	static const char *const names[] = { "__alloc_object", "__create_object" };
-	unsigned long long addr;
+	unsigned long long addr, newer = 0, older = 0;
 	char type, name[256];
 	FILE *f = fopen("/proc/kallsyms", "re");
 
 	if (!f)
 		return -errno;
-	*start = 0;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && !*start; i++) {
-		rewind(f);
-		while (!*start && fscanf(f, "%llx %c %255s%*[^\n]", &addr, &type, name) == 3)
-			if ((type == 't' || type == 'T') && !strcmp(name, names[i]))
-				*start = addr;
+	while (fscanf(f, "%llx %c %255s%*[^\n]", &addr, &type, name) == 3) {
+		if (type != 't' && type != 'T')
+			continue;
+		if (!strcmp(name, "__alloc_object"))
+			newer = addr;
+		else if (!strcmp(name, "__create_object"))
+			older = addr;
 	}
+	*start = newer ? newer : older;
 	*end = ~0ULL;
 	rewind(f);
 	while (*start && fscanf(f, "%llx %c %255s%*[^\n]", &addr, &type, name) == 3)
