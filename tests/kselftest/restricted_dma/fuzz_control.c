@@ -120,13 +120,15 @@ static size_t make_cmd(struct fuzz *f, char *cmd, size_t len)
 	if (!strcmp(ops[k], "map_resource") && pick(f, 2)) {
 		/*
 		 * A well-formed one stays inside the pool: the fuzzer must not
-		 * raise out-of-pool events other tests count.
+		 * raise out-of-pool events other tests count. Toward the device
+		 * only: that memory may be a live coherent buffer of the same
+		 * pool, which a device allowed to write there would overlap
+		 * (DMA-API debug on 6.1 reports it, rightly).
 		 */
 		uint64_t addr = f->base + pick(f, f->end - f->base);
 
-		return (size_t)snprintf(cmd, len, "map_resource %#" PRIx64 " %" PRIu64 " %s",
-					addr, 1 + pick(f, f->end - addr),
-					words[pick(f, 3)]);
+		return (size_t)snprintf(cmd, len, "map_resource %#" PRIx64 " %" PRIu64 " to",
+					addr, 1 + pick(f, f->end - addr));
 	}
 	n += (size_t)snprintf(cmd + n, len - n, "%s", ops[k]);
 	for (i = 0; i < args && n < len - 1; i++) {

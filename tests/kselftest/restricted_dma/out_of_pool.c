@@ -7,10 +7,11 @@
  * strict. dma_map_resource() never goes through the pool: of RAM below
  * and above the pool it is such a range; of a device register, here a
  * page of the board's PL011 UART, it is MMIO, counted apart (mmio) and
- * traced as such. The board's real devices, after I/O on their disks,
- * show none. Strict mode cannot be turned off once on, so its refusals
- * are tested in the strict boot (strict_mode.c); the two-region
- * configuration in coherent_region.c.
+ * traced as such, however often it is mapped at once (and DMA-API debug,
+ * when on, must not call two such mappings overlapping). The board's real
+ * devices, after I/O on their disks, show none. Strict mode cannot be
+ * turned off once on, so its refusals are tested in the strict boot
+ * (strict_mode.c); the two-region configuration in coherent_region.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +35,8 @@
 /* RAM below every pool: the board's first page of RAM */
 #define LOW_PHYS	0x40000000ULL
 #define CHUNK		(64 * 1024)
+/* DMA-API debug's error count, on kernels with CONFIG_DMA_API_DEBUG */
+#define DMA_API_ERRORS	"/sys/kernel/debug/dma-api/error_count"
 #define NCHUNKS		8
 
 static struct rdma_board board;
@@ -122,6 +125,41 @@ TEST_F(audit, resource_ram_below_pool_counted)
 TEST_F(audit, resource_ram_above_pool_counted)
 {
 	resource_counted(_metadata, self, HIGH_PHYS, false);
+}
+
+/*
+ * Two mappings of one register page held at once, as two DMA channels
+ * reading one FIFO do: both are handed out and counted as MMIO. A debug
+ * kernel's DMA-API debug must not count an error for them: there is no
+ * CPU cache maintenance of a resource, so no overlapping cachelines.
+ */
+TEST_F(audit, resource_mapped_twice)
+{
+	uint64_t id[2], errors_before = 0, errors_after = 0;
+	bool dma_debug = !rdma_read_u64(DMA_API_ERRORS, &errors_before);
+	struct rdma_stats after;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "map_resource %#llx 4096 from",
+					  UART_PHYS)) {
+			TH_LOG("map_resource %d: %s", i, self->t.ctl.res);
+		}
+		ASSERT_EQ(0, rdma_res_u64(self->t.ctl.res, "id", &id[i]));
+	}
+	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &after));
+	EXPECT_EQ(2U, rdma_stat_delta(&self->before, &after, "mmio"));
+	EXPECT_EQ(0U, rdma_stat_delta(&self->before, &after, "out_of_pool"));
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(0, rdma_ctl_cmd(&self->t.ctl, "unmap_resource %llu",
+					  (unsigned long long)id[i]));
+	if (!dma_debug)
+		return;
+	ASSERT_EQ(0, rdma_read_u64(DMA_API_ERRORS, &errors_after));
+	EXPECT_EQ(errors_before, errors_after) {
+		TH_LOG("DMA-API debug counted %llu errors (see the kernel log)",
+		       (unsigned long long)(errors_after - errors_before));
+	}
 }
 
 /* O_DIRECT writes then reads on a disk; 0 or -1. */
