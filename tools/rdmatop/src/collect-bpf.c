@@ -122,6 +122,17 @@ static int load_attach(struct rt_bpf *b, const struct btf *vmlinux, bool restric
 		snprintf(err, errlen, "cannot size the in-flight map");
 		return -EINVAL;
 	}
+	/*
+	 * -vvv: the verifier's statistics for each program (BPF_LOG_STATS:
+	 * its time, the instructions it processed), in libbpf's debug log;
+	 * where a kernel spends rdmatop's start-up, a debug kernel above all.
+	 */
+	if (verbosity >= 3) {
+		struct bpf_program *prog;
+
+		bpf_object__for_each_program(prog, b->skel->obj)
+			bpf_program__set_log_level(prog, 4);
+	}
 	ret = rdma_trace__load(b->skel);
 	if (ret) {
 		snprintf(err, errlen, "cannot load the BPF program: %s%s", strerror(-ret),
