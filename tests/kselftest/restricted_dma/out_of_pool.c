@@ -35,9 +35,9 @@
 /* RAM below every pool: the board's first page of RAM */
 #define LOW_PHYS	0x40000000ULL
 #define CHUNK		(64 * 1024)
+#define NCHUNKS		8
 /* DMA-API debug's error count, on kernels with CONFIG_DMA_API_DEBUG */
 #define DMA_API_ERRORS	"/sys/kernel/debug/dma-api/error_count"
-#define NCHUNKS		8
 
 static struct rdma_board board;
 
