@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # top, log and failed_stage: the sourcing script's
 # The steps of scripts/check: timing each one (clock), and running the
 # queued ones (step) a few at a time (run_steps). Source it after
 # scripts/lib.sh, with $top, $log and failed_stage=() set.
