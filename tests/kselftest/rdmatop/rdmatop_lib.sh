@@ -72,6 +72,12 @@ wait_for_line() {
 
 workload() { rdma-workload "$1" >/dev/null 2>&1; }
 
+# complete_lines FILE: the lines of FILE that rdmatop has finished. A
+# --json record can be longer than its stdio buffer (about 10 KB on the
+# board, 4 KB buffered), so a file it is still writing may end in part of
+# one, which tail -n 1 would take for the last record.
+complete_lines() { head -n "$(wc -l < "$1")" "$1"; }
+
 # busiest_maps FILE POOL: the highest MAPS/s that rdmatop -b printed for POOL
 # over all its samples, as printed ("2.7k"); "-" when every sample had none.
 # Each disk's workload sleeps a second between rounds, so any one 1 s sample

@@ -37,7 +37,8 @@ await() {
 	i=0
 	while [ $i -lt 100 ]; do
 		kill -0 "$pid" 2>/dev/null || fail "rdmatop died: $(cat "$WORK/err")"
-		line=$(tail -n +$((n + 1)) "$WORK/out" | grep "\"name\":\"$dev\"" | tail -n 1)
+		line=$(complete_lines "$WORK/out" | tail -n +$((n + 1)) |
+			grep "\"name\":\"$dev\"" | tail -n 1)
 		[ -n "$line" ] && [ "$(dev_field "$line" "$1")" = "$2" ] && return 0
 		sleep 0.1
 		i=$((i + 1))
@@ -68,9 +69,9 @@ await maps_total $total
 await unmaps_total $total
 await inflight 0
 
-last=$(tail -n 1 "$WORK/out")
-[ "$(echo "$last" | grep -o "{\"name\":\"$dev\"," | wc -l)" = 1 ] ||
-	fail "$dev listed more than once after rebinding"
+last=$(complete_lines "$WORK/out" | tail -n 1)
+times=$(echo "$last" | grep -o "{\"name\":\"$dev\"," | wc -l)
+[ "$times" = 1 ] || fail "$dev listed $times times after rebinding"
 want=$(layout_devices | awk -v d=$dev '$1 == d { print $2 }')
 [ "$(dev_field "$last" pool)" = "\"$want\"" ] ||
 	fail "$dev's pool is $(dev_field "$last" pool) after rebinding, not $want"
