@@ -2,7 +2,9 @@
 /*
  * The memory of a restricted pool the kernel could not set up must stay
  * reserved, or be memory the kernel can really use. strict-board.dtso
- * adds three such pools (its own boot, as strict_probe):
+ * adds four such pools (its own boot, as strict_probe); one of them
+ * shares 64 KiB with a no-map region, which must stay out of the page
+ * allocator when the pool is refused:
  *
  *   scripts/vm --append restricted_dma=strict \
  *     --dtso tests/kselftest/restricted_dma/strict-board.dtso \
@@ -40,6 +42,7 @@
 
 static const char *const pools[] = {
 	"nomap-pool@71800000", "unaligned-pool@71900800", "tiny-pool@71b00000",
+	"overlap-pool@72000000",
 };
 
 struct span {

@@ -3,10 +3,13 @@
  * Strict restricted DMA at probe (kernel/VER/patches: "of: fail the probe
  * ..."): with restricted_dma=strict, a device whose device tree names a
  * restricted pool that cannot be set up must not probe, rather than run
- * with DMA to all of memory. strict-board.dtso adds three such devices:
+ * with DMA to all of memory. strict-board.dtso adds four such devices:
  * a pool with no-map, one at an unaligned base and one smaller than a
  * segment ("swiotlb: reject restricted pools that are unaligned or under
- * a segment": the log names the node and the rule). Its own boot:
+ * a segment": the log names the node and the rule), and one that a no-map
+ * region overlaps ("swiotlb: reject a restricted pool that is not all in
+ * the linear map": before it, binding the device oopsed as swiotlb
+ * cleared the pool). Its own boot:
  *
  *   scripts/vm --append restricted_dma=strict \
  *     --dtso tests/kselftest/restricted_dma/strict-board.dtso \
@@ -42,6 +45,8 @@ static const struct broken_pool {
 	{ "dma-test-unaligned", "unaligned-pool@71900800",
 	  "base and size must be multiples of the page size" },
 	{ "dma-test-tiny", "tiny-pool@71b00000", "smaller than one swiotlb segment" },
+	{ "dma-test-overlap", "overlap-pool@72000000",
+	  "part of it is outside the linear map" },
 };
 
 static bool has_driver(const char *devname)
