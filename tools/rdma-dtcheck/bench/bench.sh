@@ -15,9 +15,10 @@ if [ ! -d "$KSRC/arch/arm64/boot/dts" ]; then
 	exit 2
 fi
 ver=$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' "$KSRC/Makefile" | tr '\n' '.')
-key=$(cd "$KSRC" && pwd -P | tr '/' '_')
-CORPUS=$OBJ/corpus/${key}-${ver%.}
-make -s -k -j2 -f "$TOOLDIR/tests/corpus.mk" KSRC="$KSRC" OUTDIR="$CORPUS" >/dev/null 2>&1 || true
+. "$TOOLDIR/tests/corpus-build.sh"
+mkdir -p "$OBJ"
+corpus_build "$KSRC" "$OBJ/bench-corpus.log" || { echo "bench: cannot compile the corpus of $KSRC" >&2; exit 2; }
+CORPUS=$CORPUS_DIR
 LIST=$OBJ/bench.list
 find "$CORPUS" -name '*.dtb' | sort >"$LIST"
 N=$(wc -l <"$LIST")

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Corpora: every arm64, arm and riscv board of a kernel tree (6.12 and
 # 6.1), compiled as the kernel does and linted with that kernel's
-# semantics. The DTBs are cached under $OBJ/corpus/, keyed by the tree's
-# path and release, so a second run only lints.
+# semantics. The DTBs are cached for the whole host (corpus-build.sh), so
+# a second run, from any checkout, only lints.
+. "$TOOLDIR/tests/corpus-build.sh"
 
 # corpus_compile VER KSRC ORIGIN: sets CORPUS_LIST_<VER> (empty if skipped)
 corpus_compile() {
@@ -17,19 +18,18 @@ corpus_compile() {
 		fi
 		return 0
 	fi
-	kv=$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' "$ksrc/Makefile" | tr '\n' '.')
-	key=$(cd "$ksrc" && pwd -P | tr '/' '_')
-	dir=$OBJ/corpus/${key}-${kv%.}
+	if ! corpus_build "$ksrc" "$WORK/corpus-$ver-make.log"; then
+		t_fail "corpus $ver: compile the arm64, arm and riscv .dts files into $CORPUS_CACHE"
+		return 0
+	fi
+	dir=$CORPUS_DIR
 	nsrc=0
 	for a in arm64 arm riscv; do
 		n=$(find "$ksrc/arch/$a/boot/dts" -name '*.dts' 2>/dev/null | wc -l)
 		nsrc=$((nsrc + n))
 	done
-	make -s -k -j"${JOBS:-2}" -f "$TOOLDIR/tests/corpus.mk" KSRC="$ksrc" \
-		OUTDIR="$dir" >"$WORK/corpus-$ver-make.log" 2>&1
 	list=$WORK/corpus-$ver.list
-	# The DTBs of this tree's sources only: $dir may hold others, from an
-	# older layout of the corpus or sources since removed.
+	# The DTBs of this tree's sources, in their order.
 	for a in arm64 arm riscv; do
 		(cd "$ksrc/arch/$a/boot/dts" 2>/dev/null && find . -name '*.dts') |
 			sed "s|^\./\(.*\)\.dts\$|$dir/$a/\1.dtb|"
@@ -84,3 +84,44 @@ corpus_tests() {
 	[ $RUN_RC -eq 0 ] && [ ! -s "$RUN_OUT" ]
 	t_check $? "${tag}corpus $ver: mt8192-asurada with --memory 0x40000000:4G lints clean" "$RUN_OUT"
 }
+
+# corpus_cache_tests: the shared corpus cache on a tree of two boards: a
+# second build takes the cached DTBs, a changed .dtsi gives new ones, an
+# interrupted build is redone, and the oldest entries go.
+corpus_cache_tests() {
+	t=$WORK/cache-tree
+	mkdir -p "$t/arch/arm64/boot/dts/acme" "$t/include/dt-bindings" \
+		"$t/scripts/dtc/include-prefixes"
+	printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\n' >"$t/Makefile"
+	ln -s ../../../include/dt-bindings "$t/scripts/dtc/include-prefixes/dt-bindings"
+	echo '#define ACME_SIZE 0x400000' >"$t/include/dt-bindings/acme.h"
+	printf '#include <dt-bindings/acme.h>\n/ { model = "acme"; size = <ACME_SIZE>; };\n' \
+		>"$t/arch/arm64/boot/dts/acme/acme.dtsi"
+	for b in anvil rocket; do
+		printf '/dts-v1/;\n#include "acme.dtsi"\n/ { compatible = "acme,%s"; };\n' "$b" \
+			>"$t/arch/arm64/boot/dts/acme/$b.dts"
+	done
+	saved="$CORPUS_CACHE $CORPUS_KEEP"
+	CORPUS_CACHE=$WORK/corpus-cache CORPUS_KEEP=2
+	log=$WORK/cache.log
+	corpus_build "$t" "$log" && first=$CORPUS_DIR &&
+		[ "$(fdtget "$first/arm64/acme/rocket.dtb" / size)" = 4194304 ] &&
+		! grep -q '^cached' "$log"
+	t_check $? "corpus cache: a tree is compiled once into $CORPUS_CACHE" "$log"
+	before=$(stat -c %Y.%i "$first/arm64/acme/anvil.dtb")
+	corpus_build "$t" "$log" && [ "$CORPUS_DIR" = "$first" ] && grep -q '^cached' "$log" &&
+		[ "$(stat -c %Y.%i "$first/arm64/acme/anvil.dtb")" = "$before" ]
+	t_check $? "corpus cache: the same tree again takes its DTBs from the cache" "$log"
+	echo '#define ACME_SIZE 0x800000' >"$t/include/dt-bindings/acme.h"
+	corpus_build "$t" "$log" && second=$CORPUS_DIR && [ "$second" != "$first" ] &&
+		[ "$(fdtget "$second/arm64/acme/anvil.dtb" / size)" = 8388608 ]
+	t_check $? "corpus cache: a changed header gives a new entry with new DTBs" "$log"
+	rm "$second/.complete" "$second/arm64/acme/anvil.dtb"
+	corpus_build "$t" "$log" && [ -f "$second/arm64/acme/anvil.dtb" ] && ! grep -q '^cached' "$log"
+	t_check $? "corpus cache: an entry whose build did not finish is built again" "$log"
+	echo '#define ACME_SIZE 0x1000000' >"$t/include/dt-bindings/acme.h"
+	corpus_build "$t" "$log" && [ ! -d "$first" ] && [ -d "$second" ] && [ -d "$CORPUS_DIR" ]
+	t_check $? "corpus cache: only the newest CORPUS_KEEP entries are kept" "$log"
+	CORPUS_CACHE=${saved% *} CORPUS_KEEP=${saved##* }
+}
+

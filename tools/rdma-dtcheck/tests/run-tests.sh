@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # rdma-dtcheck test suite; prints TAP, exits non-zero on any failure.
 # Environment (set by the Makefile): BIN ASAN_BIN FUZZ_BIN FUZZ_USAGE_BIN OBJ KSRC_6_12
-# KSRC_6_12_ORIGIN KSRC_6_1 KSRC_6_1_ORIGIN BOARD_DTB BOARD_DIR TOOLDIR.
+# KSRC_6_12_ORIGIN KSRC_6_1 KSRC_6_1_ORIGIN BOARD_DTB BOARD_DIR TOOLDIR CORPUS_CACHE.
 
 set -u
 . "$TOOLDIR/tests/lib.sh"
@@ -24,6 +24,7 @@ echo "TAP version 13"
 fixture_tests "$BIN" ""
 cli_tests "$BIN" ""
 board_tests "$BIN" ""
+corpus_cache_tests
 corpus_compile 6.12 "$KSRC_6_12" "$KSRC_6_12_ORIGIN"
 corpus_compile 6.1 "$KSRC_6_1" "$KSRC_6_1_ORIGIN"
 corpus_tests "$BIN" "" 6.12
