@@ -157,7 +157,6 @@ clean: ## remove build outputs (keeps the kernel trees, ccache and downloads)
 		echo "rm -rf $${d#$(TOP)/}/* (but src/)"; \
 		find "$$d" -mindepth 1 -maxdepth 1 ! -name src -exec rm -rf {} +; \
 	done
-	rm -rf $(BUILD)/kernel/*/series-check
 
 distclean: ## remove everything under build/, kernel trees included (ccache stays)
 	rm -rf $(BUILD)
