@@ -188,40 +188,52 @@ static __always_inline __u32 key_hash(__u64 key)
 	return (__u32)((key * 0x9E3779B97F4A7C15ULL) >> 32);
 }
 
+#define TABLE_FRESH	0x10000		/* rdma_table_slot(): the slot was free */
+
 /*
- * The slot of @key in an open-addressed table of @n (a power of 2)
- * entries of @stride bytes, each starting with its u64 key (0: free),
- * taking a free one (*fresh) the first time: a multiply, a load and a
- * compare where a hash map costs a jhash, a bucket walk and a helper call.
- * Returns -1 when the table is full around @key.
+ * The slot of @key in an open-addressed table, devs[] or (@pools)
+ * pool_keys[], whose entries start with their u64 key (0: free), taking
+ * a free one (TABLE_FRESH) the first time: a multiply, a load and a
+ * compare where a hash map costs a jhash, a bucket walk and a helper
+ * call. Returns -1 when the table is full around @key.
+ *
+ * A global subprogram, so that the verifier walks its probes once per
+ * program: inline, it walked them again for each way its callers could
+ * reach it (rdmatop -vvv: most of what the DMA API's programs cost to
+ * load).
  */
-static __always_inline int table_slot(void *table, __u32 stride, __u32 n, __u64 key,
-				      bool *fresh)
+__noinline int rdma_table_slot(__u32 pools, __u64 key)
 {
-	__u32 h = key_hash(key);
+	__u32 h = key_hash(key), n = pools ? RDMA_MAX_POOLS : RDMA_MAX_DEVICES, s;
 	__u64 *keyp, cur;
-	__u32 s;
 	int i;
 
-	*fresh = false;
 	for (i = 0; i < TABLE_PROBES; i++) {
 		s = (h + i) & (n - 1);
-		keyp = table + s * stride;
+		keyp = pools ? &pool_keys[s & (RDMA_MAX_POOLS - 1)] :
+			       &devs[s & (RDMA_MAX_DEVICES - 1)].key;
 		cur = *keyp;
 		if (cur == key)
 			return s;
 		if (cur)
 			continue;
 		cur = __sync_val_compare_and_swap(keyp, 0, key);
-		if (!cur) {
-			*fresh = true;
-			return s;
-		}
+		if (!cur)
+			return s | TABLE_FRESH;
 		if (cur == key)
 			return s;
 	}
 	__sync_fetch_and_add(&self.untracked, 1);
 	return -1;
+}
+
+/* rdma_table_slot(), with *@fresh set when the slot was taken now */
+static __always_inline int table_slot(bool pools, __u64 key, bool *fresh)
+{
+	int s = rdma_table_slot(pools, key);
+
+	*fresh = s >= 0 && (s & TABLE_FRESH);
+	return s < 0 ? -1 : s & (TABLE_FRESH - 1);
 }
 
 /* ---- kernel layouts ----------------------------------------------- */
@@ -289,7 +301,7 @@ static __always_inline int pool_index(struct io_tlb_mem *mem)
 
 	if (!mem)
 		return -1;
-	i = table_slot(pool_keys, sizeof(pool_keys[0]), RDMA_MAX_POOLS, obj_key(mem), &fresh);
+	i = table_slot(true, obj_key(mem), &fresh);
 	if (i < 0 || !fresh)
 		return i;
 	info = bpf_map_lookup_elem(&pool_info, &i);
@@ -355,7 +367,7 @@ static __noinline struct rdma_dev_info *dev_entry_slow(struct device *dev,
 	bool fresh;
 	int s;
 
-	s = table_slot(devs, sizeof(devs[0]), RDMA_MAX_DEVICES, key, &fresh);
+	s = table_slot(false, key, &fresh);
 	if (s < 0)
 		return NULL;
 	*slot = s;
@@ -947,23 +959,30 @@ static __always_inline __u64 bounce_stamp(struct rdma_counters *dc)
 	return 0;
 }
 
-static __always_inline void range_mapped(struct dma_range *r, struct rdma_counters *dc,
-					 struct rdma_counters *pc, struct rdma_slot *slot,
-					 __u64 phys)
+/*
+ * The two halves of rdma_dma_range() are global subprograms as well, each
+ * verified on its own: inline, the verifier walked each of their paths
+ * once for every way the lookups before them can end.
+ */
+__noinline int rdma_range_mapped(struct dma_range *r, struct rdma_counters *dc,
+				 struct rdma_counters *pc, struct rdma_slot *slot, __u64 phys)
 {
 	/* A restricted pool's mappings are added up from its devices. */
-	struct rdma_counters *mc = r->restricted ? NULL : pc;
+	struct rdma_counters *mc;
 	bool tracked = true;
 
+	if (!r)
+		return 0;
+	mc = r->restricted ? NULL : pc;
 	if (r->addr == DMA_MAPPING_ERROR) {
 		/* With the series, a restricted pool's come with swiotlb_map_failed. */
 		if (r->restricted && pool_failure_events)
-			return;
+			return 0;
 		if (dc)
 			dc->map_failures += 1;
 		if (pc)
 			pc->map_failures += 1;
-		return;
+		return 0;
 	}
 	if (r->restricted && !in_pool(phys, r->size, r->start, r->end) && holds_ram(phys, r->size))
 		report_out_of_pool(dc, pc, (struct device *)r->dev, (struct io_tlb_mem *)r->mem,
@@ -975,16 +994,21 @@ static __always_inline void range_mapped(struct dma_range *r, struct rdma_counte
 		tracked = track_map(r->dev, r->addr, r->size, r->mem);
 	}
 	count_map(dc, r->size, r->dir, tracked, rdma_hist_slot(r->size));
+	return 0;
 }
 
-static __always_inline void range_unmapped(struct dma_range *r, struct rdma_counters *dc,
-					   struct rdma_counters *pc, struct rdma_slot *slot)
+__noinline int rdma_range_unmapped(struct dma_range *r, struct rdma_counters *dc,
+				   struct rdma_counters *pc, struct rdma_slot *slot)
 {
-	bool from_device = unmap_from_device(r->dir, r->attrs);
-	struct rdma_counters *mc = r->restricted ? NULL : pc;
-	bool tracked = false, timed = false;
-	__u64 ns = 0, ts, size = r->size;
+	struct rdma_counters *mc;
+	bool tracked = false, timed = false, from_device;
+	__u64 ns = 0, ts, size;
 
+	if (!r)
+		return 0;
+	from_device = unmap_from_device(r->dir, r->attrs);
+	mc = r->restricted ? NULL : pc;
+	size = r->size;
 	if (slot) {
 		tracked = rdma_slot_unmap(slot, &ts);
 		if (!tracked)
@@ -998,6 +1022,7 @@ static __always_inline void range_unmapped(struct dma_range *r, struct rdma_coun
 		tracked = timed = track_unmap(r->dev, r->addr, &ns, &size);
 	}
 	count_unmap(dc, size, from_device, tracked, ns, timed);
+	return 0;
 }
 
 /*
@@ -1027,10 +1052,8 @@ __noinline int rdma_dma_range(struct dma_range *r)
 		slot = bpf_map_lookup_elem(&inflight_slots, &k);
 	}
 	if (r->unmap)
-		range_unmapped(r, dc, pc, slot);
-	else
-		range_mapped(r, dc, pc, slot, phys);
-	return 0;
+		return rdma_range_unmapped(r, dc, pc, slot);
+	return rdma_range_mapped(r, dc, pc, slot, phys);
 }
 
 /*
@@ -1149,7 +1172,7 @@ static __always_inline int page_unmapped(struct device *dev, __u64 addr, __u64 s
 	if (!slot || !dc)
 		return 0;
 	from_device = unmap_from_device(dir, attrs);
-	/* As range_unmapped() does for a bounce. */
+	/* As rdma_range_unmapped() does for a bounce. */
 	tracked = rdma_slot_unmap(slot, &ts);
 	if (!tracked)	/* mapped before we attached */
 		__sync_fetch_and_add(&self.unmatched, 1);
