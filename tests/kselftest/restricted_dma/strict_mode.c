@@ -3,8 +3,10 @@
  * Strict mode (kernel/VER/patches: "dma-mapping: audit devices ..."): with
  * restricted_dma=strict every restricted pool refuses RAM outside it (a
  * device's registers are MMIO and pass, counted apart), fences a device
- * whose pool is released under its driver, and stays strict: its swiotlb/<pool>/strict debugfs file can turn
- * strict on, never off (EPERM). Strictness cannot be undone within a boot,
+ * whose pool is released under its driver, refuses what a driver's own
+ * dma_map_ops allocate outside it without warning in atomic context, and
+ * stays strict: its swiotlb/<pool>/strict debugfs file can turn strict on,
+ * never off (EPERM). Strictness cannot be undone within a boot,
  * so this runs in the strict boot, with strict_probe:
  *
  *   scripts/vm --append restricted_dma=strict \
@@ -146,6 +148,48 @@ TEST_F(strict, mmio_not_refused)
 	EXPECT_EQ(1, rdma_trace_count(trace, "swiotlb_out_of_pool", needles));
 	EXPECT_EQ(NULL, strstr(trace, "REFUSED"));
 	free(trace);
+}
+
+/*
+ * A part of the device given dma_map_ops of its own by its driver (the
+ * test driver's "ops_alloc"), whose coherent memory comes from outside
+ * the pool: refused and freed, also when the driver allocates in atomic
+ * context with interrupts off. There the kernel must not free it in
+ * place: dma_free_attrs() warns with interrupts off, and the part's free
+ * may sleep (scripts/vm fails the boot on either report). The board's
+ * kernels have no struct dma_map_ops on arm64 (it needs CONFIG_XEN) and
+ * skip; the debug kernel has them.
+ */
+TEST_F(strict, own_dma_ops_alloc_refused_in_any_context)
+{
+	const char *needles[] = { "api=dma_alloc ", " REFUSED", NULL };
+	const char *const how[] = { "", " atomic" };
+	struct rdma_stats before, after;
+	char *trace;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
+		ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &before));
+		ASSERT_EQ(0, rdma_trace_start(EVENT));
+		rc = rdma_ctl_cmd(&self->t.ctl, "ops_alloc 8192%s", how[i]);
+		rdma_trace_stop(EVENT);
+		if (rc == -EOPNOTSUPP)
+			SKIP(return, "no struct dma_map_ops in this kernel (CONFIG_XEN on arm64)");
+		ASSERT_EQ(0, rc) TH_LOG("ops_alloc 8192%s: %s", how[i], self->t.ctl.res);
+		EXPECT_TRUE(rdma_res_is(self->t.ctl.res, "alloc", "failed")) {
+			TH_LOG("ops_alloc 8192%s not refused: %s", how[i], self->t.ctl.res);
+		}
+		EXPECT_TRUE(rdma_res_is(self->t.ctl.res, "freed", "1")) {
+			TH_LOG("ops_alloc 8192%s, the refused buffer: %s", how[i], self->t.ctl.res);
+		}
+		ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &after));
+		EXPECT_EQ(1U, rdma_stat_delta(&before, &after, "out_of_pool"));
+		trace = rdma_trace_read();
+		ASSERT_NE(NULL, trace);
+		EXPECT_EQ(1, rdma_trace_count(trace, "swiotlb_out_of_pool", needles));
+		free(trace);
+	}
 }
 
 /*
