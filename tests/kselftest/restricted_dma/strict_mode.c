@@ -97,12 +97,27 @@ TEST_F(strict, cannot_be_turned_off)
 	expect_strict(_metadata, self, "after writing 1");
 }
 
+/* One refusal since @before: counted out of pool once, traced once as @needles say. */
+static void expect_one_refusal(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(strict) *self,
+			       const struct rdma_stats *before, const char *const *needles)
+{
+	struct rdma_stats after;
+	char *trace;
+
+	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &after));
+	EXPECT_EQ(1U, rdma_stat_delta(before, &after, "out_of_pool"));
+	trace = rdma_trace_read();
+	ASSERT_NE(NULL, trace);
+	EXPECT_EQ(1, rdma_trace_count(trace, "swiotlb_out_of_pool", needles));
+	free(trace);
+}
+
 TEST_F(strict, refuses_out_of_pool)
 {
 	const char *needles[] = { "api=dma_map_resource ", " REFUSED", NULL };
-	struct rdma_stats before, after;
+	struct rdma_stats before;
 	struct rdma_map m;
-	char *trace;
 	bool ok;
 
 	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &before));
@@ -111,12 +126,7 @@ TEST_F(strict, refuses_out_of_pool)
 		TH_LOG("strict pool, map_resource of RAM: %s", self->t.ctl.res);
 	}
 	rdma_trace_stop(EVENT);
-	ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &after));
-	EXPECT_EQ(1U, rdma_stat_delta(&before, &after, "out_of_pool"));
-	trace = rdma_trace_read();
-	ASSERT_NE(NULL, trace);
-	EXPECT_EQ(1, rdma_trace_count(trace, "swiotlb_out_of_pool", needles));
-	free(trace);
+	expect_one_refusal(_metadata, self, &before, needles);
 
 	/* Strict refuses only what is outside: the pool still works. */
 	ASSERT_EQ(0, rdma_map(&self->t.ctl, 4096, 0, "bidi", &m)) TH_LOG("%s", self->t.ctl.res);
@@ -164,8 +174,7 @@ TEST_F(strict, own_dma_ops_alloc_refused_in_any_context)
 {
 	const char *needles[] = { "api=dma_alloc ", " REFUSED", NULL };
 	const char *const how[] = { "", " atomic" };
-	struct rdma_stats before, after;
-	char *trace;
+	struct rdma_stats before;
 	size_t i;
 	int rc;
 
@@ -183,12 +192,7 @@ TEST_F(strict, own_dma_ops_alloc_refused_in_any_context)
 		EXPECT_TRUE(rdma_res_is(self->t.ctl.res, "freed", "1")) {
 			TH_LOG("ops_alloc 8192%s, the refused buffer: %s", how[i], self->t.ctl.res);
 		}
-		ASSERT_EQ(0, rdma_stats_read(self->t.pool->name, &after));
-		EXPECT_EQ(1U, rdma_stat_delta(&before, &after, "out_of_pool"));
-		trace = rdma_trace_read();
-		ASSERT_NE(NULL, trace);
-		EXPECT_EQ(1, rdma_trace_count(trace, "swiotlb_out_of_pool", needles));
-		free(trace);
+		expect_one_refusal(_metadata, self, &before, needles);
 	}
 }
 
