@@ -199,8 +199,8 @@ static __always_inline __u32 key_hash(__u64 key)
  *
  * A global subprogram, so that the verifier walks its probes once per
  * program: inline, it walked them again for each way its callers could
- * reach it (rdmatop -vvv: most of what the DMA API's programs cost to
- * load).
+ * reach it (rdmatop -vvv on 6.12: half of what the swiotlb events' and
+ * dma_alloc's programs cost to load).
  */
 __noinline int rdma_table_slot(__u32 pools, __u64 key)
 {
