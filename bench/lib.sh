@@ -8,13 +8,17 @@ bench_kernel=${BENCH_KERNEL:-$KERNEL_DEFAULT}
 kernel_version_ok "$bench_kernel" ||
 	die "BENCH_KERNEL=$bench_kernel: not one of ${KERNEL_VERSIONS[*]}"
 
-# bench_dma_map_benchmark DIR: build the dma_map_benchmark tool of the
-# patched $bench_kernel, static for the board, into DIR/usr/local/bin (a
-# scripts/vm --overlay).
+# bench_dma_map_benchmark DIR: build the dma_map_benchmark tool of
+# $bench_kernel, static for the board, into DIR/usr/local/bin (a
+# scripts/vm --overlay). Its source comes from the pristine tree (the
+# series does not touch it; a patched kernel from the build cache has no
+# source tree), its UAPI headers from the patched kernel.
 bench_dma_map_benchmark() {
-	local kd
+	local kd tree
 	kd=$(kdir "$bench_kernel" patched)
-	local tree=$kd/src
+	"$top/scripts/kernel-build" --kernel "$bench_kernel" --stock --source-only ||
+		die "no Linux $bench_kernel source tree for dma_map_benchmark"
+	tree=$(kdir "$bench_kernel" stock)/src
 	mkdir -p "$1/usr/local/bin"
 	aarch64-linux-gnu-gcc -static -O2 -I"$kd/usr/include" -I"$tree/include" \
 		-o "$1/usr/local/bin/dma_map_benchmark" \
