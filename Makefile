@@ -16,11 +16,11 @@ BOARD_BIN := $(BOARD_DIR)/bin
 KERNELS := 6.12 6.1
 KERNEL_DEFAULT := 6.12
 KDIR = $(BUILD)/kernel/$(1)/$(2)
-# The kselftests build against the primary kernel's headers. rdmatop's
-# BPF object builds against 6.12's vmlinux.h and relocates on every kernel
-# (tools/rdmatop/Makefile: RDMATOP_VMLINUX_H); VMLINUX_H is the other tools'.
+# The kselftests build against the primary kernel's headers, and so does
+# rdmatop's BPF object, which relocates on every kernel
+# (tools/rdmatop/Makefile: RDMATOP_VMLINUX_H, the patched 6.12 kernel's
+# vmlinux.h): make tools builds that kernel first.
 KSELFTEST_KERNEL := $(KERNEL_DEFAULT)
-VMLINUX_H := $(call KDIR,6.1,patched)/vmlinux.h
 # Pristine trees (stock sources) for the tools' tests and benchmarks:
 # rdma-dtcheck's corpus and benchmark read both releases' device trees.
 DTCHECK_KSRC := KSRC_6_12=$(call KDIR,6.12,stock)/src KSRC_6_1=$(call KDIR,6.1,stock)/src
@@ -85,11 +85,11 @@ kernel-sources: deps ## only unpack the pristine trees the host tests read
 kselftest: kernel-$(KSELFTEST_KERNEL) ## build the kselftests for the board: build/board/kselftest/
 	@scripts/kselftest-build $(KSELFTEST_KERNEL) $(BOARD_DIR)/kselftest
 
-tools: deps kernel-6.1 ## build the tools: host binaries in build/host/bin, board ones in build/board/bin
+tools: deps kernel-$(KERNEL_DEFAULT) ## build the tools: host binaries in build/host/bin, board ones in build/board/bin
 	@mkdir -p $(HOST_BIN) $(BOARD_BIN)
 	@for t in $(wildcard tools/*/Makefile); do \
 		$(MAKE) --no-print-directory -s -C $$(dirname $$t) OUT=$(HOST_BIN) \
-			BOARD_OUT=$(BOARD_BIN) VMLINUX_H=$(VMLINUX_H) || exit 1; \
+			BOARD_OUT=$(BOARD_BIN) || exit 1; \
 	done
 
 initramfs: tools kselftest ## pack the board's initramfs: build/board/initramfs.cpio
