@@ -109,15 +109,18 @@ board_spoiled() {
 
 # once_more_if_spoiled CMD...: runs CMD (a boot), and once more when the
 # board spoiled it (board_spoiled); prints the output of the run that
-# counts, after a "# board: ..." line naming what spoiled the first
-# (the summary counts those lines), and returns its status.
+# counts, after a "# board: ..." line naming what spoiled the first and
+# where its whole log is kept (build/spoiled-boot.*.log; the summary
+# counts those lines), and returns its status.
 once_more_if_spoiled() {
-	local out rc why
+	local out rc why kept
 	out=$(mktemp "$top/build/boot.XXXXXX")
 	"$@" > "$out" 2>&1
 	rc=$?
 	if why=$(board_spoiled "$out"); then
-		echo "# board: spoiled before its tests, booted once more: $why"
+		kept=$(mktemp "$top/build/spoiled-boot.XXXXXX.log")
+		mv "$out" "$kept"
+		echo "# board: spoiled before its tests, booted once more: $why (its log: ${kept#"$top"/})"
 		"$@" > "$out" 2>&1
 		rc=$?
 	fi
