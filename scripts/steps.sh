@@ -97,6 +97,8 @@ run_steps() {
 # so; only lines before the boot's "running on Linux" header count, so a
 # timeout a test provokes is the test's failure, never a retry.
 BOARD_SPOILED_RE='nvme nvme[0-9]+: I/O [0-9]+ QID 0 timeout'
+# How the log marks a boot booted once more (scripts/check counts them).
+BOARD_SPOILED_MARK='# board: spoiled before its tests, booted once more:'
 
 # board_spoiled FILE: prints the line that spoiled the boot logged in
 # FILE and succeeds, or fails when the board came up as it should.
@@ -120,7 +122,7 @@ once_more_if_spoiled() {
 	if why=$(board_spoiled "$out"); then
 		kept=$(mktemp "$top/build/spoiled-boot.XXXXXX.log")
 		mv "$out" "$kept"
-		echo "# board: spoiled before its tests, booted once more: $why (its log: ${kept#"$top"/})"
+		echo "$BOARD_SPOILED_MARK $why (its log: ${kept#"$top"/})"
 		"$@" > "$out" 2>&1
 		rc=$?
 	fi
