@@ -437,6 +437,26 @@ static __always_inline void touch_dev(struct device *dev, struct io_tlb_mem *mem
 }
 
 /*
+ * rdma_hist_slot() as a global subprogram, which the verifier checks once
+ * and whose result it knows only by the bound its callers test. Inline,
+ * each way through the log2 reached the counters with a slot of its own,
+ * and the verifier walked the rest of the function once for each (11.5k
+ * of the 19k instructions it processed to load dma_map_resource on
+ * 6.12, in rdma_range_mapped() alone).
+ */
+__noinline int rdma_hist_index(__u64 v)
+{
+	return rdma_hist_slot(v);
+}
+
+static __always_inline __u32 hist_slot(__u64 v)
+{
+	__u32 s = rdma_hist_index(v);
+
+	return s < RDMA_HIST_SLOTS ? s : RDMA_HIST_SLOTS - 1;
+}
+
+/*
  * The histogram slot of a bounce of @size through @d: a device mostly
  * maps one size again and again, whose slot its entry keeps (a load and
  * a compare where the slot's computation is about 40 instructions on
@@ -451,12 +471,12 @@ static __always_inline __u32 size_slot(struct rdma_dev_info *d, __u64 size)
 
 	if (cached >> 5 == size)
 		return cached & 31;
-	slot = rdma_hist_slot32(size) & 31;
+	slot = rdma_hist_index(size) & 31;
 	d->size_slot = size << 5 | slot;
 	return slot;
 }
 
-/* @bucket: rdma_hist_slot(size) */
+/* @bucket: hist_slot(size) */
 static __always_inline void count_map(struct rdma_counters *c, __u64 size, int dir,
 				      bool tracked, __u32 bucket)
 {
@@ -490,7 +510,7 @@ static __always_inline void count_unmap(struct rdma_counters *c, __u64 size,
 	if (!timed)
 		return;
 	c->time_ns += ns;
-	c->time_hist[rdma_hist_slot(ns)] += 1;
+	c->time_hist[hist_slot(ns)] += 1;
 }
 
 /*
@@ -823,7 +843,7 @@ static __noinline int bounced_general(struct device *dev, __u64 size)
 {
 	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
 	struct rdma_counters *c;
-	__u32 bucket = rdma_hist_slot(size);
+	__u32 bucket = hist_slot(size);
 
 	c = pool_restricted(mem) ? NULL : pool_counters(mem);
 	if (c) {
@@ -881,8 +901,8 @@ int BPF_PROG(swiotlb_bounced, struct device *dev, dma_addr_t dev_addr, size_t si
  *
  * The general way takes everything a range needs as plain numbers (struct
  * dma_range) into one global subprogram, rdma_dma_range(), which the
- * verifier checks once, whatever calls it: a scatterlist's walk (global
- * too, rdma_sg_segments()) calls it per segment in a bounded loop.
+ * verifier checks once, whatever calls it: a scatterlist's walk calls it
+ * per segment from a bpf_loop() callback.
  */
 struct dma_range {
 	__u64 dev;		/* struct device * */
@@ -892,7 +912,6 @@ struct dma_range {
 	__u64 slot_base;	/* its first inflight_slots entry + 1; 0: none */
 	__u64 addr, size;
 	__u64 attrs;
-	__u64 sg;		/* a scatterlist's first entry, for rdma_sg_segments() */
 	__s32 dev_slot;		/* devs[] slot, -1: past the table */
 	__s32 pool_slot;	/* pool_keys[] slot, -1: none */
 	__u32 dir;
@@ -970,6 +989,7 @@ __noinline int rdma_range_mapped(struct dma_range *r, struct rdma_counters *dc,
 	/* A restricted pool's mappings are added up from its devices. */
 	struct rdma_counters *mc;
 	bool tracked = true;
+	__u32 bucket;
 
 	if (!r)
 		return 0;
@@ -987,13 +1007,14 @@ __noinline int rdma_range_mapped(struct dma_range *r, struct rdma_counters *dc,
 	if (r->restricted && !in_pool(phys, r->size, r->start, r->end) && holds_ram(phys, r->size))
 		report_out_of_pool(dc, pc, (struct device *)r->dev, (struct io_tlb_mem *)r->mem,
 				   r->api, r->addr, r->size);
+	bucket = hist_slot(r->size);
 	if (slot) {
 		rdma_slot_map(slot, bounce_stamp(dc));
-		count_map(mc, r->size, r->dir, true, rdma_hist_slot(r->size));
+		count_map(mc, r->size, r->dir, true, bucket);
 	} else {
 		tracked = track_map(r->dev, r->addr, r->size, r->mem);
 	}
-	count_map(dc, r->size, r->dir, tracked, rdma_hist_slot(r->size));
+	count_map(dc, r->size, r->dir, tracked, bucket);
 	return 0;
 }
 
@@ -1181,22 +1202,14 @@ static __always_inline int page_unmapped(struct device *dev, __u64 addr, __u64 s
 }
 
 /*
- * Scatterlists, segment by segment, each as a range of its own, in a
- * bounded loop over the first RDMA_MAX_SG (the dma: events' own cap):
+ * Scatterlists, segment by segment, each as a range of its own, over
+ * the first RDMA_MAX_SG (the dma: events' own cap):
  * segments past them are counted as unchecked (--check fails on them).
  * dma_unmap_sg passes the list as mapped, DMA addresses included; a
  * segment merged into an earlier one has no DMA length.
+ *
+ * sg_step() is sg_next(): NULL after the last entry; follows chain links.
  */
-static __always_inline void sg_segment(struct scatterlist *sg, __u64 *addr, __u64 *len)
-{
-	*addr = BPF_CORE_READ(sg, dma_address);
-	if (bpf_core_field_exists(sg->dma_length))
-		*len = BPF_CORE_READ(sg, dma_length);
-	else
-		*len = BPF_CORE_READ(sg, length);
-}
-
-/* sg_next(): NULL after the last entry; follows chain links. */
 static __always_inline struct scatterlist *sg_step(struct scatterlist *sg)
 {
 	__u64 link = BPF_CORE_READ(sg, page_link);
@@ -1211,32 +1224,34 @@ static __always_inline struct scatterlist *sg_step(struct scatterlist *sg)
 }
 
 /*
- * The segments of a list, each through rdma_dma_range(): a global
- * subprogram too, so that its loop is verified once. Inline in
- * sg_walk(), the verifier walked all RDMA_MAX_SG rounds once for each
- * way dma_range_init() can end (350k instructions for dma_map_sg alone,
- * 21 s of a debug kernel's 47 s load: rdmatop -vvv).
+ * One segment of a list, through rdma_dma_range(): a bpf_loop() callback,
+ * which the verifier checks until its state repeats (a few rounds), where
+ * a bounded loop had it walk all RDMA_MAX_SG rounds: 27k instructions to
+ * load dma_map_sg on 6.12 then, 7k now.
  */
-__noinline int rdma_sg_segments(struct dma_range *r, int count)
-{
-	struct scatterlist *sg;
-	__u64 addr, len;
-	int i;
+struct sg_walk_ctx {
+	struct dma_range r;
+	__u64 sg;		/* the next entry, 0: past the last */
+};
 
-	if (!r)
-		return 0;
-	sg = (void *)r->sg;
-#pragma clang loop unroll(disable)
-	for (i = 0; i < RDMA_MAX_SG; i++) {
-		if (i >= count || !sg)
-			break;
-		sg_segment(sg, &addr, &len);
-		r->addr = addr;
-		r->size = len;
-		if (!r->unmap || len)
-			rdma_dma_range(r);
-		sg = sg_step(sg);
-	}
+static int sg_segment(__u32 i, void *data)
+{
+	struct sg_walk_ctx *w = data;
+	struct scatterlist *sg = (void *)w->sg;
+	__u64 addr, len;
+
+	if (!sg)
+		return 1;
+	addr = BPF_CORE_READ(sg, dma_address);
+	if (bpf_core_field_exists(sg->dma_length))
+		len = BPF_CORE_READ(sg, dma_length);
+	else
+		len = BPF_CORE_READ(sg, length);
+	w->r.addr = addr;
+	w->r.size = len;
+	if (!w->r.unmap || len)
+		rdma_dma_range(&w->r);
+	w->sg = (__u64)sg_step(sg);
 	return 0;
 }
 
@@ -1245,26 +1260,31 @@ static __noinline int sg_walk(struct device *dev, struct scatterlist *sg, int co
 {
 	bool unmap = HOW_UNMAP(how);
 	struct rdma_counters *c;
-	struct dma_range r;
+	struct sg_walk_ctx w;
 	__u64 rest;
 
-	if (skip_dev(dev))
+	if (skip_dev(dev) || count <= 0)
 		return 0;
-	dma_range_init(&r, dev);
-	r.api = RDMA_API_MAP_SG;
-	r.dir = HOW_DIR(how);
-	r.attrs = attrs;
-	r.unmap = unmap;
-	r.sg = (__u64)sg;
-	rdma_sg_segments(&r, count);
+	dma_range_init(&w.r, dev);
+	w.r.api = RDMA_API_MAP_SG;
+	w.r.dir = HOW_DIR(how);
+	w.r.attrs = attrs;
+	w.r.unmap = unmap;
+	/*
+	 * The list as a number the verifier does not track: kept as the
+	 * pointer it is, each round's sg_step() would add to its offset, and
+	 * no round's state would match the one before (one walk per round).
+	 */
+	bpf_probe_read_kernel(&w.sg, sizeof(w.sg), &sg);
+	bpf_loop(count < RDMA_MAX_SG ? count : RDMA_MAX_SG, sg_segment, &w, 0);
 	if (unmap || count <= RDMA_MAX_SG)
 		return 0;
 	rest = count - RDMA_MAX_SG;
 	__sync_fetch_and_add(&self.unchecked, rest);
-	c = r.dev_slot >= 0 ? bpf_map_lookup_elem(&dev_stats, &r.dev_slot) : NULL;
+	c = w.r.dev_slot >= 0 ? bpf_map_lookup_elem(&dev_stats, &w.r.dev_slot) : NULL;
 	if (c)
 		c->unchecked += rest;
-	c = pool_counters_at(r.pool_slot);
+	c = pool_counters_at(w.r.pool_slot);
 	if (c)
 		c->unchecked += rest;
 	return 0;
