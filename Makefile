@@ -41,7 +41,7 @@ help: ## this list
 		awk -F':.*## ' '{ printf "  make %-16s %s\n", $$1, $$2 }'
 	@printf '  make %-16s %s\n' kernel-VER "one patched kernel, VER one of: $(KERNELS)" \
 		kernel-stock-VER "one stock kernel" kernel-debug-VER "one debug kernel" \
-		check-debug-VER "the debug kernel's boots of make check, on VER (6.1's is not in make check), with all of rdmatop's kselftests"
+		check-debug-VER "the debug kernel's boots of make check, on VER (6.1's is not in make check)"
 	@echo "The default kernel is $(KERNEL_DEFAULT); each is in build/kernel/VER/{patched,stock,debug}/."
 
 deps: ## install Debian packages (host and arm64) and busybox for the board
