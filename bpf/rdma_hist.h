@@ -8,6 +8,12 @@
  * its values, as a Prometheus bucket's le does, so a 4096-byte map is
  * counted at 4096 and a percentile read as the slot's bound is exact for
  * the power-of-two sizes most mappings have. The last slot holds the rest.
+ *
+ * BPF has no instruction that counts bits, and a log2 written with
+ * branches gives the verifier one path per slot: these are straight-line
+ * shifts, masks and a multiply, in 32-bit operations where a constant
+ * must fit in the instruction (a 64-bit one costs a 4-instruction load on
+ * arm64).
  */
 #ifndef RDMA_HIST_H
 #define RDMA_HIST_H
@@ -16,38 +22,32 @@
 #define __always_inline inline __attribute__((always_inline))
 #endif
 
-/*
- * floor(log2(@v)), 0 for 0, in 32-bit operations, whose constants fit in
- * the instruction: a 64-bit one costs a 4-instruction load on arm64.
- */
-static __always_inline __u32 rdma_log2_32(__u32 v)
+/* The number of bits set in @v. */
+static __always_inline __u32 rdma_popcount32(__u32 v)
 {
-	__u32 r = 0;
-
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
-	if (v >> 1) r += 1;
-	return r;
+	v = v - ((v >> 1) & 0x55555555);
+	v = (v & 0x33333333) + ((v >> 2) & 0x33333333);
+	v = (v + (v >> 4)) & 0x0f0f0f0f;
+	return (v * 0x01010101) >> 24;
 }
 
-/* The slot of @v < 2^32: ceil(log2(v)), the bit count of v - 1. */
-static __always_inline __u32 rdma_hist_slot32(__u32 v)
+/* The bits @v needs: 0 for 0, else floor(log2(v)) + 1. */
+static __always_inline __u32 rdma_bit_width(__u64 v)
 {
-	return v > 1 ? rdma_log2_32(v - 1) + 1 : 0;
+	v |= v >> 1;
+	v |= v >> 2;
+	v |= v >> 4;
+	v |= v >> 8;
+	v |= v >> 16;
+	v |= v >> 32;		/* now every bit below the top one is set */
+	return rdma_popcount32(v) + rdma_popcount32(v >> 32);
 }
 
-/* The slot of any @v. */
+/* The slot of any @v: the bits v - 1 needs, at most the last slot. */
 static __always_inline __u32 rdma_hist_slot(__u64 v)
 {
-	__u64 w = v > 1 ? v - 1 : 0;
-	__u32 hi = w >> 32;
-	__u32 r;
+	__u32 r = rdma_bit_width(v > 1 ? v - 1 : 0);
 
-	if (v <= 1)
-		return 0;
-	r = hi ? 33 + rdma_log2_32(hi) : rdma_log2_32(w) + 1;
 	return r < RDMA_HIST_SLOTS ? r : RDMA_HIST_SLOTS - 1;
 }
 

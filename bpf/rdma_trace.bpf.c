@@ -586,34 +586,6 @@ static __always_inline struct rdma_event *event_new(__u32 type, struct device *d
 	return e;
 }
 
-/*
- * dma_to_phys() through a device's dma-ranges (@ranges: its
- * dma_range_map, any pointer; 0: none). 6.1's struct bus_dma_region has an
- * offset that 6.12's lacks (32 bytes then, 24 now): the entries are
- * strided by the running kernel's size, and the address translated with
- * the fields both have. ~0 when no range holds the address.
- */
-static __always_inline __u64 ranges_dma_to_phys(__u64 ranges, __u64 addr)
-{
-	const __u32 stride = bpf_core_type_size(struct bus_dma_region);
-	const struct bus_dma_region *m;
-	__u64 size, start;
-	int i;
-
-	if (!ranges)
-		return addr;
-	for (i = 0; i < MAX_DMA_RANGES; i++) {
-		m = (const void *)(ranges + i * stride);
-		size = BPF_CORE_READ(m, size);
-		if (!size)
-			break;
-		start = BPF_CORE_READ(m, dma_start);
-		if (addr >= start && addr - start < size)
-			return addr - start + BPF_CORE_READ(m, cpu_start);
-	}
-	return ~0ULL;
-}
-
 /* Whether [phys, phys + size) lies inside [start, end). */
 static __always_inline bool in_pool(__u64 phys, __u64 size, __u64 start, __u64 end)
 {
@@ -921,6 +893,45 @@ struct dma_range {
 };
 
 /*
+ * dma_to_phys() through the dma-ranges of @r's device (r->ranges, its
+ * dma_range_map, read here as a number). 6.1's struct bus_dma_region has
+ * an offset that 6.12's lacks (32 bytes then, 24 now): the entries are
+ * strided by the running kernel's size, and the address translated with
+ * the fields both have. ~0 when no range holds the address.
+ *
+ * A global subprogram, so that the verifier walks its loop once per
+ * program: inline in rdma_dma_range(), it walked it once for each way the
+ * counter lookups before it can end (2.8k of the 6.9k instructions it
+ * processed to load dma_map_page on 6.12).
+ */
+__noinline __u64 rdma_ranges_dma_to_phys(const struct dma_range *r, __u64 addr)
+{
+	const __u32 stride = bpf_core_type_size(struct bus_dma_region);
+	const struct bus_dma_region *m;
+	__u64 size, start;
+	int i;
+
+	if (!r)
+		return ~0ULL;
+	for (i = 0; i < MAX_DMA_RANGES; i++) {
+		m = (const void *)(r->ranges + i * stride);
+		size = BPF_CORE_READ(m, size);
+		if (!size)
+			break;
+		start = BPF_CORE_READ(m, dma_start);
+		if (addr >= start && addr - start < size)
+			return addr - start + BPF_CORE_READ(m, cpu_start);
+	}
+	return ~0ULL;
+}
+
+/* Most devices have no dma-ranges: their DMA address is the physical one. */
+static __always_inline __u64 range_dma_to_phys(const struct dma_range *r, __u64 addr)
+{
+	return r->ranges ? rdma_ranges_dma_to_phys(r, addr) : addr;
+}
+
+/*
  * What is per call: the device, its pool and their slots, looked up once.
  * A device past the table is still checked, against its pool's bounds
  * read here: it is counted as untracked, never misjudged.
@@ -1067,7 +1078,7 @@ __noinline int rdma_dma_range(struct dma_range *r)
 	i = r->pool_slot;
 	if (i >= 0)
 		pc = bpf_map_lookup_elem(&pool_stats, &i);
-	phys = ranges_dma_to_phys(r->ranges, r->addr);
+	phys = range_dma_to_phys(r, r->addr);
 	if (r->slot_base && phys >= r->start && phys < r->end) {
 		k = slot_index(r->slot_base, r->start, phys);
 		slot = bpf_map_lookup_elem(&inflight_slots, &k);
@@ -1306,7 +1317,7 @@ static __always_inline void coherent(struct device *dev, void *virt_addr, __u64 
 		return;
 	if (alloc && virt_addr && pool_restricted(mem)) {
 		dma_range_init(&r, dev);
-		phys = ranges_dma_to_phys(r.ranges, dma_addr);
+		phys = range_dma_to_phys(&r, dma_addr);
 		if (!in_pool(phys, size, r.start, r.end) && !in_dev_coherent(dev, dma_addr, size) &&
 		    holds_ram(phys, size)) {
 			c = r.dev_slot >= 0 ? bpf_map_lookup_elem(&dev_stats, &r.dev_slot) : NULL;

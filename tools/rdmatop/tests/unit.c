@@ -52,6 +52,39 @@ static double pct(const uint64_t *h, double p)
 	return hist_percentile(h, RDMA_HIST_SLOTS, p, &v) ? v : -1;
 }
 
+/*
+ * rdma_hist_slot() against the compiler's count of leading zeros: the
+ * bits v - 1 needs, capped at the last slot. Every power of two and its
+ * neighbours, then 100k values of every magnitude (a fixed-seed LCG).
+ */
+static uint32_t slot_by_clz(uint64_t v)
+{
+	uint32_t r = v > 1 ? 64 - __builtin_clzll(v - 1) : 0;
+
+	return r < RDMA_HIST_SLOTS ? r : RDMA_HIST_SLOTS - 1;
+}
+
+static bool hist_slot_matches_clz(void)
+{
+	uint64_t x = 0x2545f4914f6cdd1dULL, v;
+	int k, i;
+
+	for (k = 0; k < 64; k++) {
+		v = 1ULL << k;
+		if (rdma_hist_slot(v - 1) != slot_by_clz(v - 1) ||
+		    rdma_hist_slot(v) != slot_by_clz(v) ||
+		    rdma_hist_slot(v + 1) != slot_by_clz(v + 1))
+			return false;
+	}
+	for (i = 0; i < 100000; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		v = x >> (x & 63);	/* every magnitude, not only huge ones */
+		if (rdma_hist_slot(v) != slot_by_clz(v))
+			return false;
+	}
+	return rdma_hist_slot(~0ULL) == slot_by_clz(~0ULL);
+}
+
 static void test_hist(void)
 {
 	uint64_t h[RDMA_HIST_SLOTS] = { 0 };
@@ -76,21 +109,21 @@ static void test_hist(void)
 	ok(pct(h, 0) == -1 && pct(h, 101) == -1, "hist: percentiles outside (0, 100] are refused");
 	ok(hist_total(h, RDMA_HIST_SLOTS) == 4, "hist: total");
 	/* The BPF program's own bucketing (bpf/rdma_hist.h). */
-	ok(rdma_hist_slot(4096) == 12 && rdma_hist_slot32(4096) == 12,
+	ok(rdma_hist_slot(4096) == 12,
 	   "hist: a map of 4096 bytes goes in slot 12, whose bound is 4096");
-	ok(rdma_hist_slot(4097) == 13 && rdma_hist_slot(2049) == 12 && rdma_hist_slot32(2049) == 12,
+	ok(rdma_hist_slot(4097) == 13 && rdma_hist_slot(2049) == 12,
 	   "hist: slot 12 holds (2048, 4096]");
-	ok(rdma_hist_slot(0) == 0 && rdma_hist_slot(1) == 0 && rdma_hist_slot(2) == 1 &&
-	   rdma_hist_slot32(1) == 0 && rdma_hist_slot32(2) == 1,
+	ok(rdma_hist_slot(0) == 0 && rdma_hist_slot(1) == 0 && rdma_hist_slot(2) == 1,
 	   "hist: slot 0 holds [0, 1], slot 1 holds 2");
 	ok(rdma_hist_slot(1ULL << 32) == 32 && rdma_hist_slot((1ULL << 32) + 1) == 33 &&
-	   rdma_hist_slot32(0xffffffffU) == 32,
+	   rdma_hist_slot(0xffffffffU) == 32,
 	   "hist: 64-bit values: 2^32 in slot 32, 2^32 + 1 in slot 33");
 	ok(rdma_hist_slot(1ULL << 38) == 38 && rdma_hist_slot((1ULL << 38) + 1) == RDMA_HIST_SLOTS - 1 &&
 	   rdma_hist_slot(~0ULL) == RDMA_HIST_SLOTS - 1,
 	   "hist: the last slot holds the rest");
 	/* 2 s in flight, in ns, is in the slot bounded by 2^31 ns. */
 	ok(rdma_hist_slot(2000000000ULL) == 31, "hist: time: 2 s in flight in le=2^31 ns");
+	ok(hist_slot_matches_clz(), "hist: the slot of every 2^k - 1, 2^k, 2^k + 1 and 100k others is the one clz gives");
 }
 
 /* ---- bounces in flight: interleavings of map and unmap events ---- */
