@@ -32,8 +32,9 @@ map_out_of_pool() {
 uptime_cs() { awk '{ printf "%d", $1 * 100 }' /proc/uptime; }
 t0=$(uptime_cs)
 map_out_of_pool > /dev/null
-secs=$((4 + ($(uptime_cs) - t0) * 4 / 100))
-note "the mappings took $(($(uptime_cs) - t0))0 ms: a ${secs}s window"
+took=$(($(uptime_cs) - t0))
+secs=$((4 + took * 4 / 100))
+note "the mappings took ${took}0 ms: a ${secs}s window"
 for try in 1 2 3 4; do
 	rdmatop --check --duration $secs > "$WORK/out" 2> "$WORK/err" &
 	pid=$!
