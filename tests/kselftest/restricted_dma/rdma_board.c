@@ -453,6 +453,18 @@ int rdma_device_class_wait(const char *devname, const char *cls, char *name, siz
 	}
 }
 
+int rdma_disk_open(const char *path, int flags, int secs)
+{
+	for (int i = 0;; i++) {
+		int fd = open(path, flags);
+
+		if (fd >= 0 || i >= secs * 10 ||
+		    (errno != ENXIO && errno != ENODEV && errno != ENOMEDIUM))
+			return fd;
+		usleep(100 * 1000);
+	}
+}
+
 int rdma_dt_device_pool(const char *devname, char *pool, size_t len)
 {
 	char dev[PATH_MAX], link[PATH_MAX + 8], node[PATH_MAX];

@@ -118,6 +118,14 @@ int rdma_device_class(const char *devname, const char *cls, char *name, size_t l
 int rdma_device_class_wait(const char *devname, const char *cls, char *name, size_t len,
 			   int secs);
 
+/*
+ * open() of a disk node that may exist before its disk can be opened: a
+ * USB disk's node appears, then the SCSI layer resets the device and
+ * open() fails with ENXIO until the reset is over. Retries those errors
+ * for up to secs; a file descriptor, or -1 with errno set.
+ */
+int rdma_disk_open(const char *path, int flags, int secs);
+
 /* The /dev node of the virtio block disk on that transport device. */
 int rdma_block_device(const char *devname, char *dev, size_t len);
 

@@ -167,8 +167,8 @@ static int workload(struct disk_run *r, const char *disk)
 	int ret = -1;
 
 	rdma_fmt(path, sizeof(path), "/dev/%s", disk);
-	r->fd_direct = open(path, O_RDWR | O_DIRECT);
-	r->fd_buffered = open(path, O_RDWR);
+	r->fd_direct = rdma_disk_open(path, O_RDWR | O_DIRECT, APPEAR_SECS);
+	r->fd_buffered = rdma_disk_open(path, O_RDWR, APPEAR_SECS);
 	if (r->fd_direct < 0 || r->fd_buffered < 0) {
 		snprintf(r->why, sizeof(r->why), "open %s: %s", path, strerror(errno));
 		goto out;

@@ -231,7 +231,7 @@ int main(int argc, char **argv)
 		if (rdma_device_class_wait(disks[i].dev->name, "block", name, sizeof(name), 30))
 			ksft_exit_fail_msg("device %s has no disk\n", disks[i].dev->name);
 		rdma_fmt(disks[i].path, sizeof(disks[i].path), "/dev/%s", name);
-		disks[i].fd = open(disks[i].path, O_RDWR | O_DIRECT);
+		disks[i].fd = rdma_disk_open(disks[i].path, O_RDWR | O_DIRECT, 30);
 		if (disks[i].fd < 0)
 			ksft_exit_fail_msg("open %s: %s\n", disks[i].path, strerror(errno));
 		pthread_mutex_init(&disks[i].lock, NULL);
