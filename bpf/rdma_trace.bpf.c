@@ -628,33 +628,16 @@ static __always_inline bool in_dev_coherent(struct device *dev, __u64 dma_addr, 
 }
 
 /*
- * rdmatop's own out-of-pool check found a range handed to a restricted
- * device outside its pool: counted on the device (@dc; NULL when it is
- * past the device table, then on self.oop_untracked, so that --check
- * still fails) and its pool (@pc), and reported.
+ * rdmatop's own out-of-pool check found range @r (struct dma_range,
+ * below) handed to a restricted device outside its pool: counted on the
+ * device (@dc; NULL when it is past the device table, then on
+ * self.oop_untracked, so that --check still fails) and its pool (@pc),
+ * and reported. A global subprogram: inline, the event's reads and their
+ * branches were walked again for each way its caller went on.
  */
-static __always_inline void report_out_of_pool(struct rdma_counters *dc,
-					       struct rdma_counters *pc,
-					       struct device *dev, struct io_tlb_mem *mem,
-					       __u32 api, __u64 addr, __u64 size)
-{
-	struct rdma_event *e;
-
-	if (dc)
-		dc->oop_check += 1;
-	else
-		__sync_fetch_and_add(&self.oop_untracked, 1);
-	if (pc)
-		pc->oop_check += 1;
-	e = event_new(RDMA_EV_OOP_CHECK, dev, mem);
-	if (!e)
-		return;
-	e->addr = addr;
-	e->size = size;
-	if (api < RDMA_API_COUNT)
-		__builtin_memcpy(e->api, api_names[api], sizeof(e->api));
-	bpf_ringbuf_submit(e, 0);
-}
+struct dma_range;
+__noinline int rdma_out_of_pool(const struct dma_range *r, struct rdma_counters *dc,
+				struct rdma_counters *pc);
 
 /* ---- swiotlb: what happens inside a pool --------------------------- */
 
@@ -904,33 +887,71 @@ struct dma_range {
  * A global subprogram, so that the verifier walks its loop once per
  * program: inline in rdma_dma_range(), it walked it once for each way the
  * counter lookups before it can end (2.8k of the 6.9k instructions it
- * processed to load dma_map_page on 6.12).
+ * processed to load dma_map_page on 6.12). The loop is a bpf_loop()
+ * callback: as a bounded loop the verifier walked all MAX_DMA_RANGES
+ * rounds (643 instructions a program on 6.12, 105 now with the callback).
  */
-__noinline __u64 rdma_ranges_dma_to_phys(const struct dma_range *r, __u64 addr)
+struct ranges_walk {
+	__u64 map;		/* the dma_range_map */
+	__u64 addr;		/* the DMA address */
+	__u64 phys;		/* its physical address, ~0: none yet */
+};
+
+static int range_entry(__u32 i, void *data)
 {
 	const __u32 stride = bpf_core_type_size(struct bus_dma_region);
-	const struct bus_dma_region *m;
-	__u64 size, start;
-	int i;
+	struct ranges_walk *w = data;
+	const struct bus_dma_region *m = (const void *)(w->map + (__u64)i * stride);
+	__u64 size = BPF_CORE_READ(m, size), start;
+
+	if (!size)
+		return 1;
+	start = BPF_CORE_READ(m, dma_start);
+	if (w->addr < start || w->addr - start >= size)
+		return 0;
+	w->phys = w->addr - start + BPF_CORE_READ(m, cpu_start);
+	return 1;
+}
+
+__noinline __u64 rdma_ranges_dma_to_phys(const struct dma_range *r, __u64 addr)
+{
+	struct ranges_walk w = { .addr = addr, .phys = ~0ULL };
 
 	if (!r)
 		return ~0ULL;
-	for (i = 0; i < MAX_DMA_RANGES; i++) {
-		m = (const void *)(r->ranges + i * stride);
-		size = BPF_CORE_READ(m, size);
-		if (!size)
-			break;
-		start = BPF_CORE_READ(m, dma_start);
-		if (addr >= start && addr - start < size)
-			return addr - start + BPF_CORE_READ(m, cpu_start);
-	}
-	return ~0ULL;
+	w.map = r->ranges;
+	bpf_loop(MAX_DMA_RANGES, range_entry, &w, 0);
+	return w.phys;
 }
 
 /* Most devices have no dma-ranges: their DMA address is the physical one. */
 static __always_inline __u64 range_dma_to_phys(const struct dma_range *r, __u64 addr)
 {
 	return r->ranges ? rdma_ranges_dma_to_phys(r, addr) : addr;
+}
+
+__noinline int rdma_out_of_pool(const struct dma_range *r, struct rdma_counters *dc,
+				struct rdma_counters *pc)
+{
+	struct rdma_event *e;
+
+	if (!r)
+		return 0;
+	if (dc)
+		dc->oop_check += 1;
+	else
+		__sync_fetch_and_add(&self.oop_untracked, 1);
+	if (pc)
+		pc->oop_check += 1;
+	e = event_new(RDMA_EV_OOP_CHECK, (struct device *)r->dev, (struct io_tlb_mem *)r->mem);
+	if (!e)
+		return 0;
+	e->addr = r->addr;
+	e->size = r->size;
+	if (r->api < RDMA_API_COUNT)
+		__builtin_memcpy(e->api, api_names[r->api], sizeof(e->api));
+	bpf_ringbuf_submit(e, 0);
+	return 0;
 }
 
 /*
@@ -992,6 +1013,33 @@ static __always_inline __u64 bounce_stamp(struct rdma_counters *dc)
 }
 
 /*
+ * count_map() and count_unmap() for the general way, global subprograms:
+ * inline, their branches (no counters, not tracked, the direction, the
+ * histogram slot's clamp) doubled the paths the verifier walked through
+ * the rest of their callers, twice over since each counts on the device
+ * and its pool. The page events' common case keeps them inline.
+ */
+__noinline int rdma_count_map(struct rdma_counters *c, __u64 size, __u32 dir, __u32 tracked)
+{
+	count_map(c, size, dir, tracked, hist_slot(size));
+	return 0;
+}
+
+/* What rdma_count_unmap() is told, in one argument (a BPF call passes five). */
+#define UNMAP_FROM_DEVICE	1
+#define UNMAP_TRACKED		2
+#define UNMAP_TIMED		4
+#define UNMAP_HOW(from_device, tracked, timed) \
+	((from_device) * UNMAP_FROM_DEVICE | (tracked) * UNMAP_TRACKED | (timed) * UNMAP_TIMED)
+
+__noinline int rdma_count_unmap(struct rdma_counters *c, __u64 size, __u64 ns, __u32 how)
+{
+	count_unmap(c, size, how & UNMAP_FROM_DEVICE, how & UNMAP_TRACKED, ns,
+		    how & UNMAP_TIMED);
+	return 0;
+}
+
+/*
  * The two halves of rdma_dma_range() are global subprograms as well, each
  * verified on its own: inline, the verifier walked each of their paths
  * once for every way the lookups before them can end.
@@ -1002,7 +1050,6 @@ __noinline int rdma_range_mapped(struct dma_range *r, struct rdma_counters *dc,
 	/* A restricted pool's mappings are added up from its devices. */
 	struct rdma_counters *mc;
 	bool tracked = true;
-	__u32 bucket;
 
 	if (!r)
 		return 0;
@@ -1018,16 +1065,14 @@ __noinline int rdma_range_mapped(struct dma_range *r, struct rdma_counters *dc,
 		return 0;
 	}
 	if (r->restricted && !in_pool(phys, r->size, r->start, r->end) && holds_ram(phys, r->size))
-		report_out_of_pool(dc, pc, (struct device *)r->dev, (struct io_tlb_mem *)r->mem,
-				   r->api, r->addr, r->size);
-	bucket = hist_slot(r->size);
+		rdma_out_of_pool(r, dc, pc);
 	if (slot) {
 		rdma_slot_map(slot, bounce_stamp(dc));
-		count_map(mc, r->size, r->dir, true, bucket);
+		rdma_count_map(mc, r->size, r->dir, true);
 	} else {
 		tracked = track_map(r->dev, r->addr, r->size, r->mem);
 	}
-	count_map(dc, r->size, r->dir, tracked, bucket);
+	rdma_count_map(dc, r->size, r->dir, tracked);
 	return 0;
 }
 
@@ -1051,11 +1096,11 @@ __noinline int rdma_range_unmapped(struct dma_range *r, struct rdma_counters *dc
 			ns = bpf_ktime_get_ns() - ts;
 			timed = true;
 		}
-		count_unmap(mc, size, from_device, tracked, ns, timed);
+		rdma_count_unmap(mc, size, ns, UNMAP_HOW(from_device, tracked, timed));
 	} else {
 		tracked = timed = track_unmap(r->dev, r->addr, &ns, &size);
 	}
-	count_unmap(dc, size, from_device, tracked, ns, timed);
+	rdma_count_unmap(dc, size, ns, UNMAP_HOW(from_device, tracked, timed));
 	return 0;
 }
 
@@ -1324,7 +1369,10 @@ static __always_inline void coherent(struct device *dev, void *virt_addr, __u64 
 		    holds_ram(phys, size)) {
 			c = r.dev_slot >= 0 ? bpf_map_lookup_elem(&dev_stats, &r.dev_slot) : NULL;
 			pc = pool_counters_at(r.pool_slot);
-			report_out_of_pool(c, pc, dev, mem, RDMA_API_ALLOC, dma_addr, size);
+			r.api = RDMA_API_ALLOC;
+			r.addr = dma_addr;
+			r.size = size;
+			rdma_out_of_pool(&r, c, pc);
 		}
 		if (pool_failure_events)
 			return;
