@@ -23,32 +23,7 @@ map_out_of_pool() {
 	done
 }
 
-# The three mappings must fall inside rdmatop's window. They take a few
-# milliseconds on an idle board and seconds on the debug kernel beside
-# other boards, where a window too short cost a whole new rdmatop start:
-# the first window is 4 s plus four times what they took just now, before
-# rdmatop started (so they are in neither count checked below), and one
-# they still outlast is tried again, twice as long.
-uptime_cs() { awk '{ printf "%d", $1 * 100 }' /proc/uptime; }
-t0=$(uptime_cs)
-map_out_of_pool > /dev/null
-took=$(($(uptime_cs) - t0))
-secs=$((4 + took * 4 / 100))
-note "the mappings took ${took}0 ms: a ${secs}s window"
-for try in 1 2 3 4; do
-	rdmatop --check --duration $secs > "$WORK/out" 2> "$WORK/err" &
-	pid=$!
-	wait_for_line "$WORK/err" "checking" $START_WAIT ||
-		{ kill $pid; fail "rdmatop did not start: $(cat "$WORK/err")"; }
-	map_out_of_pool
-	kill -0 $pid 2> /dev/null && break
-	wait $pid
-	[ $try = 4 ] && fail "the mappings outlasted every window, up to ${secs}s"
-	note "the mappings outlasted a ${secs}s window: again"
-	secs=$((secs * 2))
-done
-wait $pid
-rc=$?
+check_during map_out_of_pool
 cat "$WORK/out" "$WORK/err" | sed 's/^/# /'
 [ $rc = 1 ] || fail "rdmatop --check exited $rc after out-of-pool mappings, not 1"
 grep -q "^rdmatop: FAIL $dev: " "$WORK/out" || fail "no FAIL line naming $dev"

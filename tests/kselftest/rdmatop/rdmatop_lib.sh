@@ -118,3 +118,35 @@ json_dev_val() {
 	v=$(echo "$3" | sed -n "s/.*{\"name\":\"$1\",[^{}]*\"$2\":\(-\{0,1\}[0-9][0-9]*\)[,}].*/\1/p")
 	[ -n "$v" ] && echo "$v"
 }
+
+# check_during FN: rdmatop --check over a window in which FN runs; the
+# verdict in $WORK/out and $WORK/err, rdmatop's status in $rc. FN must
+# fall inside the window. It takes a few milliseconds on an idle board
+# and seconds on the debug kernel beside other boards, where a window
+# too short cost a whole new rdmatop start: the first window is 4 s plus
+# four times what FN took just before rdmatop started (so what it did
+# then is in no count rdmatop checks), and one it still outlasts is
+# tried again, twice as long.
+uptime_cs() { awk '{ printf "%d", $1 * 100 }' /proc/uptime; }
+check_during() {
+	t0=$(uptime_cs)
+	$1 > /dev/null
+	took=$(($(uptime_cs) - t0))
+	secs=$((4 + took * 4 / 100))
+	note "$1 took ${took}0 ms: a ${secs}s window"
+	for try in 1 2 3 4; do
+		rdmatop --check --duration $secs > "$WORK/out" 2> "$WORK/err" &
+		pid=$!
+		wait_for_line "$WORK/err" "checking" $START_WAIT ||
+			{ kill $pid; fail "rdmatop did not start: $(cat "$WORK/err")"; }
+		$1
+		kill -0 $pid 2> /dev/null && break
+		wait $pid
+		[ $try = 4 ] && fail "$1 outlasted every window, up to ${secs}s"
+		note "$1 outlasted a ${secs}s window: again"
+		secs=$((secs * 2))
+	done
+	wait $pid
+	rc=$?
+	pid=
+}
