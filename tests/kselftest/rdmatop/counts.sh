@@ -18,9 +18,7 @@ cleanup_hook() {
 }
 
 bind_test_driver $dev
-: > "$WORK/out"
-rdmatop --json -d 1 -f $dev >> "$WORK/out" 2> "$WORK/err" &
-pid=$!
+json_watch $dev
 
 # val KEY: the device's KEY in $line.
 val() { json_dev_val "$dev" "$1" "$line"; }

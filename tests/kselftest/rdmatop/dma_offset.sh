@@ -22,9 +22,7 @@ cleanup_hook() {
 bind_test_driver $dev
 
 # Bounces: in the pool (the driver checks its own), counted, none out of it.
-: > "$WORK/out"
-rdmatop --json -d 1 -f $dev >> "$WORK/out" 2> "$WORK/err" &
-pid=$!
+json_watch $dev
 lines_after 1
 maps0=$(json_dev_val $dev maps_total "$line") || fail "no maps_total for $dev in: $line"
 for i in $(seq 1 $n); do

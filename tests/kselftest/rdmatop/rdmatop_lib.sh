@@ -111,6 +111,14 @@ lines_after() {
 	line=$(sed -n "${want}p" "$WORK/out")
 }
 
+# json_watch DEV: rdmatop --json -d 1 on DEV alone in the background
+# ($pid), its lines in $WORK/out; a test's cleanup_hook kills it.
+json_watch() {
+	: > "$WORK/out"
+	rdmatop --json -d 1 -f "$1" >> "$WORK/out" 2> "$WORK/err" &
+	pid=$!
+}
+
 # json_dev_val DEV KEY LINE: device DEV's KEY in the --json LINE (its
 # counters come before any nested object, so the match stays inside the
 # device's object); fails when there is none.
