@@ -627,18 +627,6 @@ static __always_inline bool in_dev_coherent(struct device *dev, __u64 dma_addr, 
 	return in_pool(dma_addr, size, base, base + BPF_CORE_READ(cm, size) * page_size);
 }
 
-/*
- * rdmatop's own out-of-pool check found range @r (struct dma_range,
- * below) handed to a restricted device outside its pool: counted on the
- * device (@dc; NULL when it is past the device table, then on
- * self.oop_untracked, so that --check still fails) and its pool (@pc),
- * and reported. A global subprogram: inline, the event's reads and their
- * branches were walked again for each way its caller went on.
- */
-struct dma_range;
-__noinline int rdma_out_of_pool(const struct dma_range *r, struct rdma_counters *dc,
-				struct rdma_counters *pc);
-
 /* ---- swiotlb: what happens inside a pool --------------------------- */
 
 SEC("tp_btf/swiotlb_attach")
@@ -930,6 +918,14 @@ static __always_inline __u64 range_dma_to_phys(const struct dma_range *r, __u64 
 	return r->ranges ? rdma_ranges_dma_to_phys(r, addr) : addr;
 }
 
+/*
+ * rdmatop's own out-of-pool check found range @r handed to a restricted
+ * device outside its pool: counted on the device (@dc; NULL when it is
+ * past the device table, then on self.oop_untracked, so that --check
+ * still fails) and its pool (@pc), and reported. A global subprogram:
+ * inline, the event's reads and their branches were walked again for
+ * each way its caller went on.
+ */
 __noinline int rdma_out_of_pool(const struct dma_range *r, struct rdma_counters *dc,
 				struct rdma_counters *pc)
 {
