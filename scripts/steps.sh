@@ -24,13 +24,25 @@ step() {
 	step_cmd+=("$(printf '%q ' "$@")")
 }
 
-# finish_step I DIR: a finished step's output into the log, its time and
-# its failure (if any) into the summary.
+# cpu_seconds FILE: the CPU seconds (user and system) of a shell's
+# finished children, from what its times builtin wrote to FILE (run
+# times in that shell itself: a subshell starts from zero). Steps run
+# side by side share two cores, so a step's wall time says little of
+# what it costs; its CPU time does.
+cpu_seconds() {
+	awk 'function sec(x, m) {
+		m = x; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", x); sub(/s$/, "", x)
+		return m * 60 + x }
+		NR == 2 { printf "%d", sec($1) + sec($2) + 0.5 }' "$1"
+}
+
+# finish_step I DIR: a finished step's output into the log, its time
+# (wall clock and CPU) and its failure (if any) into the summary.
 finish_step() {
-	local i=$1 rc secs
-	read -r rc secs < "$2/$i.done"
+	local i=$1 rc secs cpu
+	read -r rc secs cpu < "$2/$i.done"
 	tee -a "$log" < "$2/$i.out"
-	timings+=("$(printf '%5s s  %s' "$secs" "${step_label[i]}")")
+	timings+=("$(printf '%5s s %6s  %s' "$secs" "(${cpu:--} cpu)" "${step_label[i]}")")
 	if [ "$secs" = - ]; then
 		failed_stage+=("${step_label[i]} (ended without a status)")
 		return 0
@@ -63,7 +75,9 @@ run_steps() {
 					echo "# ===== ${step_label[next]} ====="
 					eval "${step_cmd[next]}"
 				} > "$dir/$next.out" 2>&1
-				echo "$? $((SECONDS - t))" > "$dir/$next.tmp"
+				rc=$?
+				times > "$dir/$next.times"
+				echo "$rc $((SECONDS - t)) $(cpu_seconds "$dir/$next.times")" > "$dir/$next.tmp"
 				mv "$dir/$next.tmp" "$dir/$next.done"
 			) &
 			next=$((next + 1)) running=$((running + 1))
@@ -75,7 +89,7 @@ run_steps() {
 		if [ "$running" -le 0 ]; then
 			running=0
 			for ((j = shown; j < next; j++)); do
-				[ -f "$dir/$j.done" ] || echo "255 -" > "$dir/$j.done"
+				[ -f "$dir/$j.done" ] || echo "255 - -" > "$dir/$j.done"
 			done
 		fi
 		while [ "$shown" -lt "$next" ] && [ -f "$dir/$shown.done" ]; do
